@@ -1,0 +1,374 @@
+// Package durconst folds duration expressions to constants.
+//
+// The go/types checker already folds constant expressions (named constants,
+// arithmetic, constants from other packages). This package adds the cases
+// retry and deadline code writes in practice and the type checker leaves
+// alone: a variable assigned once from a constant, a field of a struct
+// literal, time.Duration(n)*time.Second with n such a variable. What cannot be
+// folded is reported as unknown, never guessed.
+package durconst
+
+import (
+	"go/ast"
+	"go/constant"
+	"go/token"
+	"go/types"
+	"strconv"
+	"strings"
+	"time"
+
+	"golang.org/x/tools/go/ast/astutil"
+)
+
+// A Folder folds expressions of one package. It is cheap to build; the
+// single-assignment index is computed on first use.
+type Folder struct {
+	Info  *types.Info
+	Files []*ast.File
+
+	assigns map[*types.Var][]ast.Expr // every value assigned to a variable (nil entry: unknown assignment)
+	fields  map[fieldKey][]ast.Expr    // values given to a struct field in composite literals or assignments
+}
+
+type fieldKey struct {
+	owner *types.Var // the variable holding the struct (nil: any)
+	field *types.Var
+}
+
+// New returns a Folder for a package's files.
+func New(info *types.Info, files []*ast.File) *Folder {
+	return &Folder{Info: info, Files: files}
+}
+
+// Duration folds e to a duration. ok is false when e is not constant under
+// the rules above.
+func (f *Folder) Duration(e ast.Expr) (d time.Duration, ok bool) {
+	v, ok := f.fold(e, 0)
+	if !ok {
+		return 0, false
+	}
+	if i, exact := constant.Int64Val(constant.ToInt(v)); exact {
+		return time.Duration(i), true
+	}
+	return 0, false
+}
+
+// Int folds e to an integer (attempt counts, exponents).
+func (f *Folder) Int(e ast.Expr) (int64, bool) {
+	v, ok := f.fold(e, 0)
+	if !ok {
+		return 0, false
+	}
+	i, exact := constant.Int64Val(constant.ToInt(v))
+	return i, exact
+}
+
+// Float folds e to a float (backoff factors, jitter fractions).
+func (f *Folder) Float(e ast.Expr) (float64, bool) {
+	v, ok := f.fold(e, 0)
+	if !ok {
+		return 0, false
+	}
+	x, _ := constant.Float64Val(constant.ToFloat(v))
+	return x, true
+}
+
+const maxDepth = 8
+
+func (f *Folder) fold(e ast.Expr, depth int) (constant.Value, bool) {
+	if e == nil || depth > maxDepth {
+		return nil, false
+	}
+	e = astutil.Unparen(e)
+	if tv, ok := f.Info.Types[e]; ok && tv.Value != nil {
+		return tv.Value, true
+	}
+	switch e := e.(type) {
+	case *ast.Ident:
+		if v, ok := f.Info.Uses[e].(*types.Var); ok {
+			return f.foldVar(v, depth)
+		}
+	case *ast.SelectorExpr:
+		// A field of a struct literal: cfg.Timeout where cfg := Config{Timeout: 40 * time.Second}.
+		if sel, ok := f.Info.Selections[e]; ok && sel.Kind() == types.FieldVal {
+			fld, _ := sel.Obj().(*types.Var)
+			var owner *types.Var
+			if id, ok := astutil.Unparen(e.X).(*ast.Ident); ok {
+				owner, _ = f.Info.Uses[id].(*types.Var)
+			}
+			return f.foldField(owner, fld, depth)
+		}
+		if v, ok := f.Info.Uses[e.Sel].(*types.Var); ok { // pkg.Var
+			return f.foldVar(v, depth)
+		}
+	case *ast.BinaryExpr:
+		x, ok1 := f.fold(e.X, depth+1)
+		y, ok2 := f.fold(e.Y, depth+1)
+		if !ok1 || !ok2 {
+			return nil, false
+		}
+		switch e.Op {
+		case token.SHL, token.SHR:
+			s, ok := constant.Uint64Val(constant.ToInt(y))
+			if !ok {
+				return nil, false
+			}
+			return constant.Shift(constant.ToInt(x), e.Op, uint(s)), true
+		case token.EQL, token.NEQ, token.LSS, token.LEQ, token.GTR, token.GEQ:
+			return nil, false
+		}
+		if e.Op == token.QUO && isIntegral(f.Info.TypeOf(e)) {
+			if constant.Sign(constant.ToInt(y)) == 0 {
+				return nil, false
+			}
+			return constant.BinaryOp(constant.ToInt(x), token.QUO_ASSIGN, constant.ToInt(y)), true
+		}
+		return binaryOp(x, e.Op, y)
+	case *ast.CallExpr:
+		// Conversions: time.Duration(n), float64(x).
+		if tv, ok := f.Info.Types[e.Fun]; ok && tv.IsType() && len(e.Args) == 1 {
+			v, ok := f.fold(e.Args[0], depth+1)
+			if !ok {
+				return nil, false
+			}
+			if isIntegral(tv.Type) {
+				return constant.ToInt(truncate(v)), true
+			}
+			return v, true
+		}
+		// d.Seconds() and friends are rarely needed; time.ParseDuration("40s") is.
+		if fn := calleeFunc(f.Info, e); fn != nil && fn.Pkg() != nil && fn.Pkg().Path() == "time" && fn.Name() == "ParseDuration" && len(e.Args) == 1 {
+			if s, ok := f.fold(e.Args[0], depth+1); ok && s.Kind() == constant.String {
+				if d, err := time.ParseDuration(constant.StringVal(s)); err == nil {
+					return constant.MakeInt64(int64(d)), true
+				}
+			}
+		}
+	}
+	return nil, false
+}
+
+func truncate(v constant.Value) constant.Value {
+	if v.Kind() == constant.Float {
+		x, _ := constant.Float64Val(v)
+		return constant.MakeInt64(int64(x))
+	}
+	return v
+}
+
+func binaryOp(x constant.Value, op token.Token, y constant.Value) (v constant.Value, ok bool) {
+	defer func() {
+		if recover() != nil {
+			v, ok = nil, false
+		}
+	}()
+	if x.Kind() == constant.Float || y.Kind() == constant.Float {
+		x, y = constant.ToFloat(x), constant.ToFloat(y)
+	}
+	return constant.BinaryOp(x, op, y), true
+}
+
+func isIntegral(t types.Type) bool {
+	b, ok := t.Underlying().(*types.Basic)
+	return ok && b.Info()&types.IsInteger != 0
+}
+
+func calleeFunc(info *types.Info, call *ast.CallExpr) *types.Func {
+	switch fun := astutil.Unparen(call.Fun).(type) {
+	case *ast.Ident:
+		fn, _ := info.Uses[fun].(*types.Func)
+		return fn
+	case *ast.SelectorExpr:
+		fn, _ := info.Uses[fun.Sel].(*types.Func)
+		return fn
+	}
+	return nil
+}
+
+// foldVar folds a variable that is assigned exactly one value in the
+// package (its initializer or a single assignment) and never has its
+// address taken.
+func (f *Folder) foldVar(v *types.Var, depth int) (constant.Value, bool) {
+	f.index()
+	vals, ok := f.assigns[v]
+	if !ok || len(vals) != 1 || vals[0] == nil {
+		return nil, false
+	}
+	return f.fold(vals[0], depth+1)
+}
+
+func (f *Folder) foldField(owner, fld *types.Var, depth int) (constant.Value, bool) {
+	f.index()
+	if owner != nil {
+		if vals, ok := f.fields[fieldKey{owner, fld}]; ok {
+			if len(vals) == 1 && vals[0] != nil {
+				return f.fold(vals[0], depth+1)
+			}
+			return nil, false
+		}
+	}
+	// Any literal of the type in the package gives the same value: fold only
+	// when every value the field is given agrees.
+	vals := f.fields[fieldKey{nil, fld}]
+	if len(vals) == 0 {
+		return nil, false
+	}
+	var first constant.Value
+	for _, e := range vals {
+		if e == nil {
+			return nil, false
+		}
+		c, ok := f.fold(e, depth+1)
+		if !ok {
+			return nil, false
+		}
+		if first == nil {
+			first = c
+		} else if !constant.Compare(first, token.EQL, c) {
+			return nil, false
+		}
+	}
+	return first, first != nil
+}
+
+// index records, for every variable and struct field, the values the
+// package assigns to it.
+func (f *Folder) index() {
+	if f.assigns != nil {
+		return
+	}
+	f.assigns = make(map[*types.Var][]ast.Expr)
+	f.fields = make(map[fieldKey][]ast.Expr)
+	addVar := func(id *ast.Ident, val ast.Expr) {
+		obj := f.Info.Defs[id]
+		if obj == nil {
+			obj = f.Info.Uses[id]
+		}
+		if v, ok := obj.(*types.Var); ok {
+			f.assigns[v] = append(f.assigns[v], val)
+		}
+	}
+	addField := func(owner *types.Var, fld *types.Var, val ast.Expr) {
+		f.fields[fieldKey{owner, fld}] = append(f.fields[fieldKey{owner, fld}], val)
+		f.fields[fieldKey{nil, fld}] = append(f.fields[fieldKey{nil, fld}], val)
+	}
+	litFields := func(owner *types.Var, lit *ast.CompositeLit) {
+		st, ok := typeUnder(f.Info.TypeOf(lit)).(*types.Struct)
+		if !ok {
+			return
+		}
+		for i, elt := range lit.Elts {
+			if kv, ok := elt.(*ast.KeyValueExpr); ok {
+				if id, ok := kv.Key.(*ast.Ident); ok {
+					if fld, ok := f.Info.Uses[id].(*types.Var); ok {
+						addField(owner, fld, kv.Value)
+					}
+				}
+			} else if i < st.NumFields() {
+				addField(owner, st.Field(i), elt)
+			}
+		}
+	}
+	for _, file := range f.Files {
+		ast.Inspect(file, func(n ast.Node) bool {
+			switch n := n.(type) {
+			case *ast.ValueSpec:
+				for i, id := range n.Names {
+					var val ast.Expr
+					if len(n.Values) == len(n.Names) {
+						val = n.Values[i]
+					}
+					if val == nil && len(n.Values) == 0 {
+						// var x T: the zero value; a later single assignment is the value.
+						continue
+					}
+					addVar(id, val)
+					if lit, ok := astutil.Unparen(val).(*ast.CompositeLit); ok {
+						if v, ok := f.Info.Defs[id].(*types.Var); ok {
+							litFields(v, lit)
+						}
+					}
+				}
+			case *ast.AssignStmt:
+				for i, lhs := range n.Lhs {
+					var val ast.Expr
+					if len(n.Lhs) == len(n.Rhs) && (n.Tok == token.ASSIGN || n.Tok == token.DEFINE) {
+						val = n.Rhs[i]
+					}
+					switch lhs := astutil.Unparen(lhs).(type) {
+					case *ast.Ident:
+						addVar(lhs, val)
+						if lit, ok := astutil.Unparen(val).(*ast.CompositeLit); ok && val != nil {
+							obj := f.Info.Defs[lhs]
+							if obj == nil {
+								obj = f.Info.Uses[lhs]
+							}
+							if v, ok := obj.(*types.Var); ok {
+								litFields(v, lit)
+							}
+						}
+					case *ast.SelectorExpr:
+						if sel, ok := f.Info.Selections[lhs]; ok && sel.Kind() == types.FieldVal {
+							fld, _ := sel.Obj().(*types.Var)
+							var owner *types.Var
+							if id, ok := astutil.Unparen(lhs.X).(*ast.Ident); ok {
+								owner, _ = f.Info.Uses[id].(*types.Var)
+							}
+							addField(owner, fld, val)
+						}
+					}
+				}
+			case *ast.IncDecStmt:
+				if id, ok := astutil.Unparen(n.X).(*ast.Ident); ok {
+					addVar(id, nil)
+				}
+			case *ast.RangeStmt:
+				for _, x := range []ast.Expr{n.Key, n.Value} {
+					if id, ok := x.(*ast.Ident); ok {
+						addVar(id, nil)
+					}
+				}
+			case *ast.UnaryExpr:
+				if n.Op == token.AND {
+					if id, ok := astutil.Unparen(n.X).(*ast.Ident); ok {
+						addVar(id, nil) // address taken: may change anywhere
+					}
+				}
+			case *ast.CompositeLit:
+				litFields(nil, n)
+			}
+			return true
+		})
+	}
+}
+
+func typeUnder(t types.Type) types.Type {
+	if t == nil {
+		return nil
+	}
+	if p, ok := t.Underlying().(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	return t.Underlying()
+}
+
+// Format prints a duration the way people write them: 72s, 1m30s, 500ms.
+func Format(d time.Duration) string {
+	if d == 0 {
+		return "0s"
+	}
+	s := d.String()
+	// time.Duration prints 1m0s and 1h0m0s; drop the zero tails.
+	if strings.HasSuffix(s, "m0s") {
+		s = strings.TrimSuffix(s, "0s")
+	}
+	if strings.HasSuffix(s, "h0m") {
+		s = strings.TrimSuffix(s, "0m")
+	}
+	return s
+}
+
+// Seconds renders d in seconds for JSON: 72, 0.5.
+func Seconds(d time.Duration) string {
+	return strconv.FormatFloat(d.Seconds(), 'f', -1, 64)
+}

@@ -1,0 +1,170 @@
+package retrymodel
+
+import (
+	"go/ast"
+	"go/token"
+	"go/types"
+	"reflect"
+
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/analysis/passes/inspect"
+	"golang.org/x/tools/go/ast/inspector"
+
+	"github.com/retryvet/retryvet/internal/directive"
+	"github.com/retryvet/retryvet/internal/durconst"
+)
+
+// Analyzer finds the retry layers of a package and exports, for every
+// function that contains or reaches one, a *FuncFact. It reports nothing;
+// the retryvet analyzers require it and read its *Result.
+var Analyzer = &analysis.Analyzer{
+	Name:       "retrymodel",
+	Doc:        "find retry layers and their policies (the model shared by the retryvet analyzers)",
+	URL:        "https://github.com/retryvet/retryvet#architecture",
+	Run:        run,
+	Requires:   []*analysis.Analyzer{inspect.Analyzer},
+	ResultType: reflect.TypeOf((*Result)(nil)),
+	FactTypes:  []analysis.Fact{(*FuncFact)(nil)},
+}
+
+// Result is what the model knows of one package.
+type Result struct {
+	Layers    []*Layer
+	Fallbacks []*Fallback
+	Folder    *durconst.Folder
+	Dirs      *directive.Set
+
+	pass   *analysis.Pass
+	byNode map[ast.Node]*Layer
+	// funcs holds the summary of every function declared in the package
+	// (FuncDecls by *types.Func; FuncLits by node in lits).
+	funcs map[*types.Func]*FuncFact
+	lits  map[*ast.FuncLit]*FuncFact
+	decls map[*types.Func]*ast.FuncDecl
+}
+
+// LayerOf returns the layer made by node n (a loop, label, recursive
+// function or call), or nil.
+func (r *Result) LayerOf(n ast.Node) *Layer { return r.byNode[n] }
+
+// Func returns what calling fn reaches: the package's own summary for a
+// function declared here, else the fact exported by fn's package. Nil when
+// fn reaches no retry layer, makes no remote call and declares nothing.
+func (r *Result) Func(fn *types.Func) *FuncFact {
+	if fn == nil {
+		return nil
+	}
+	fn = fn.Origin()
+	if f, ok := r.funcs[fn]; ok {
+		return f
+	}
+	if fn.Pkg() == r.pass.Pkg {
+		return nil
+	}
+	var f FuncFact
+	if r.pass.ImportObjectFact(fn, &f) {
+		return &f
+	}
+	return nil
+}
+
+// Decl returns the declaration of a function of this package.
+func (r *Result) Decl(fn *types.Func) *ast.FuncDecl { return r.decls[fn] }
+
+// pkgCtx carries what the detectors share while one package is analysed.
+type pkgCtx struct {
+	pass   *analysis.Pass
+	info   *types.Info
+	fold   *durconst.Folder
+	dirs   *directive.Set
+	insp   *inspector.Inspector
+	res    *Result
+	waiter map[*types.Func]waitInfo // package functions that wait (sleep helpers)
+	raFunc map[*types.Func]bool     // package functions that read Retry-After
+}
+
+func run(pass *analysis.Pass) (any, error) {
+	p := &pkgCtx{
+		pass: pass,
+		info: pass.TypesInfo,
+		fold: durconst.New(pass.TypesInfo, pass.Files),
+		dirs: directive.Parse(pass.Fset, pass.Files),
+		insp: pass.ResultOf[inspect.Analyzer].(*inspector.Inspector),
+	}
+	p.res = &Result{
+		Folder: p.fold,
+		Dirs:   p.dirs,
+		pass:   pass,
+		byNode: make(map[ast.Node]*Layer),
+		funcs:  make(map[*types.Func]*FuncFact),
+		lits:   make(map[*ast.FuncLit]*FuncFact),
+		decls:  make(map[*types.Func]*ast.FuncDecl),
+	}
+	for _, f := range pass.Files {
+		for _, d := range f.Decls {
+			if fd, ok := d.(*ast.FuncDecl); ok {
+				if fn, ok := pass.TypesInfo.Defs[fd.Name].(*types.Func); ok {
+					p.res.decls[fn] = fd
+				}
+			}
+		}
+	}
+	p.indexHelpers()
+	p.findLayers()
+	p.summarize()
+	return p.res, nil
+}
+
+// findLayers walks every function body once and records the layers.
+func (p *pkgCtx) findLayers() {
+	p.insp.WithStack([]ast.Node{(*ast.ForStmt)(nil), (*ast.RangeStmt)(nil), (*ast.LabeledStmt)(nil), (*ast.CallExpr)(nil), (*ast.FuncDecl)(nil)},
+		func(n ast.Node, push bool, stack []ast.Node) bool {
+			if !push {
+				return true
+			}
+			fnNode, fn := enclosingFunc(p.info, stack)
+			var l *Layer
+			switch n := n.(type) {
+			case *ast.ForStmt, *ast.RangeStmt:
+				l = p.loopLayer(n, fnNode, stack)
+			case *ast.LabeledStmt:
+				l = p.gotoLayer(n, fnNode, stack)
+			case *ast.FuncDecl:
+				l = p.recursionLayer(n)
+				fnNode = n
+				fn, _ = p.info.Defs[n.Name].(*types.Func)
+			case *ast.CallExpr:
+				l = p.callLayer(n, fnNode, stack)
+			}
+			if l != nil {
+				l.Func, l.FuncNode = fn, fnNode
+				p.res.Layers = append(p.res.Layers, l)
+				p.res.byNode[l.Node] = l
+			}
+			return true
+		})
+}
+
+// enclosingFunc returns the innermost function (FuncDecl or FuncLit) on the
+// stack, and the named function that contains it.
+func enclosingFunc(info *types.Info, stack []ast.Node) (ast.Node, *types.Func) {
+	var node ast.Node
+	for i := len(stack) - 1; i >= 0; i-- {
+		switch n := stack[i].(type) {
+		case *ast.FuncLit:
+			if node == nil {
+				node = n
+			}
+		case *ast.FuncDecl:
+			if node == nil {
+				node = n
+			}
+			fn, _ := info.Defs[n.Name].(*types.Func)
+			return node, fn
+		}
+	}
+	return node, nil
+}
+
+// Pos helpers used by detectors.
+func (p *pkgCtx) short(pos token.Pos) string { return Shorten(p.pass.Fset, pos) }

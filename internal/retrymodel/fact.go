@@ -1,0 +1,124 @@
+package retrymodel
+
+import (
+	"fmt"
+	"strings"
+	"time"
+)
+
+// FuncFact is exported for every function that contains or reaches a retry
+// layer, makes a remote call, waits (a sleep helper), reads Retry-After, or
+// carries a //retryvet:p99 or //retryvet:pipeline directive. It is how one
+// package's retry layers are seen from the packages that import it, the way
+// printf's wrapper facts are.
+type FuncFact struct {
+	// Chains are the retry layers a call of the function runs, each chain
+	// listing nested layers outermost first. At most maxChains are kept.
+	Chains []Chain
+	// Remote: the function makes a remote call, itself or through callees.
+	Remote bool
+	// Waiter: the function waits for a duration it is given (a sleep
+	// helper); WaitArg is the index of that parameter and Cancellable says
+	// whether the wait returns early when its context is done.
+	Waiter      bool
+	WaitArg     int
+	Cancellable bool
+	// RetryAfter: the function reads a Retry-After or retry-after-ms header.
+	RetryAfter bool
+	// P99 is the declared //retryvet:p99 of the function's remote call.
+	P99     time.Duration
+	P99Posn string
+	// Pipeline: marked //retryvet:pipeline.
+	Pipeline bool
+}
+
+// AFact marks FuncFact as an analysis fact.
+func (*FuncFact) AFact() {}
+
+func (f *FuncFact) String() string {
+	var parts []string
+	for _, c := range f.Chains {
+		parts = append(parts, "reaches "+c.String())
+	}
+	if f.Remote {
+		parts = append(parts, "remote")
+	}
+	if f.Waiter {
+		w := "waits"
+		if f.Cancellable {
+			w += "(ctx)"
+		}
+		parts = append(parts, w)
+	}
+	if f.RetryAfter {
+		parts = append(parts, "retry-after")
+	}
+	if f.P99 > 0 {
+		parts = append(parts, "p99="+f.P99.String())
+	}
+	if f.Pipeline {
+		parts = append(parts, "pipeline")
+	}
+	return strings.Join(parts, "; ")
+}
+
+func (f *FuncFact) empty() bool {
+	return len(f.Chains) == 0 && !f.Remote && !f.Waiter && !f.RetryAfter && f.P99 == 0 && !f.Pipeline
+}
+
+// A Chain is a stack of nested retry layers reached from a function.
+type Chain struct {
+	// Via lists the functions called on the way from the fact's function
+	// to the outermost layer (empty when the function holds it itself).
+	Via    []string
+	Layers []LayerInfo
+}
+
+// LayerInfo is the part of a Layer that crosses package boundaries.
+type LayerInfo struct {
+	Kind          Kind
+	Name          string
+	Posn          string // dir/file.go:line
+	Func          string // function holding the layer
+	Attempts      int64  // total attempts; 0 when unknown or unbounded
+	AttemptsKnown bool
+	Unbounded     bool
+	Assumed       bool   // attempts are an SDK/library default assumed, not seen configured
+	ClientPosn    string // where the client was built (SDK and Client layers)
+	Waits         []time.Duration
+	Reserve       time.Duration // the guard's reserve, when ReserveKnown
+	ReserveKnown  bool
+	GuardPosn     string
+	PerAttempt    time.Duration
+	MaxElapsed    time.Duration
+	DeadlineAware Tri
+	Remote        bool
+}
+
+func (c Chain) String() string {
+	var names []string
+	for _, l := range c.Layers {
+		s := l.Name
+		if l.AttemptsKnown {
+			s += fmt.Sprintf("(%d)", l.Attempts)
+		}
+		names = append(names, s)
+	}
+	return strings.Join(names, " > ")
+}
+
+// Product multiplies the attempts of every layer; ok is false when one of
+// them is unknown or unbounded.
+func (c Chain) Product() (int64, bool) {
+	p := int64(1)
+	for _, l := range c.Layers {
+		if !l.AttemptsKnown || l.Attempts <= 0 {
+			return 0, false
+		}
+		p *= l.Attempts
+	}
+	return p, true
+}
+
+// maxChains bounds the chains a fact keeps: the deepest first.
+const maxChains = 4

@@ -1,0 +1,322 @@
+package retrymodel
+
+import (
+	"go/ast"
+	"go/types"
+	"slices"
+	"strings"
+
+	"golang.org/x/tools/go/types/typeutil"
+)
+
+// summarize computes, for every function declared in the package, what a
+// call of it reaches, and exports the non-empty summaries as facts.
+// Closures count toward the function that holds them: a closure handed to a
+// goroutine or a retry library runs on the function's behalf.
+func (p *pkgCtx) summarize() {
+	state := make(map[*types.Func]int8) // 1 in progress, 2 done
+	chainMemo := make(map[*Layer][]Chain)
+
+	var visit func(fn *types.Func) *FuncFact
+	var chainOf func(l *Layer) []Chain
+	var reachIn func(root ast.Node, self *Layer) ([]Chain, bool)
+
+	calleeFact := func(fn *types.Func) *FuncFact {
+		if fn == nil {
+			return nil
+		}
+		fn = fn.Origin()
+		if fn.Pkg() == p.pass.Pkg {
+			return visit(fn)
+		}
+		return p.res.Func(fn)
+	}
+
+	reachIn = func(root ast.Node, self *Layer) (chains []Chain, remote bool) {
+		ast.Inspect(root, func(n ast.Node) bool {
+			if n == nil {
+				return false
+			}
+			if l := p.res.byNode[n]; l != nil && l != self {
+				chains = append(chains, chainOf(l)...)
+				if l.Remote == Yes {
+					remote = true
+				}
+				if call, ok := n.(*ast.CallExpr); ok && l.Body == nil {
+					// A client or SDK call: its arguments may still call
+					// other functions (rare); the call itself is covered.
+					for _, a := range call.Args {
+						c, r := reachIn(a, self)
+						chains, remote = append(chains, c...), remote || r
+					}
+				}
+				return false
+			}
+			call, ok := n.(*ast.CallExpr)
+			if !ok {
+				return true
+			}
+			if isRemoteCall(p.info, call) {
+				remote = true
+			}
+			if ff := calleeFact(typeutil.StaticCallee(p.info, call)); ff != nil {
+				name := funcName(typeutil.StaticCallee(p.info, call))
+				for _, c := range ff.Chains {
+					chains = append(chains, Chain{Via: append([]string{name}, c.Via...), Layers: c.Layers})
+				}
+				remote = remote || ff.Remote
+			}
+			return true
+		})
+		return chains, remote
+	}
+
+	chainOf = func(l *Layer) []Chain {
+		if c, ok := chainMemo[l]; ok {
+			return c
+		}
+		chainMemo[l] = nil // cut cycles
+		var inner []Chain
+		remote := l.Remote == Yes
+		if l.Body != nil {
+			c, r := reachIn(l.Body, l)
+			inner, remote = c, remote || r
+		}
+		for _, op := range l.Ops {
+			if l.Body != nil && within(op, l.Body) {
+				continue
+			}
+			if op == l.Node {
+				continue
+			}
+			c, r := reachIn(op, l)
+			inner, remote = append(inner, c...), remote || r
+		}
+		for _, fn := range l.OpFuncs {
+			if ff := calleeFact(fn); ff != nil {
+				for _, c := range ff.Chains {
+					inner = append(inner, Chain{Via: append([]string{funcName(fn)}, c.Via...), Layers: c.Layers})
+				}
+				remote = remote || ff.Remote
+			}
+		}
+		if remote && l.Remote != Yes {
+			l.Remote = Yes
+		}
+		head := p.layerInfo(l)
+		var out []Chain
+		if len(inner) == 0 {
+			out = []Chain{{Layers: []LayerInfo{head}}}
+		} else {
+			for _, c := range prune(inner) {
+				out = append(out, Chain{Via: nil, Layers: append([]LayerInfo{head}, c.Layers...)})
+			}
+		}
+		chainMemo[l] = out
+		return out
+	}
+
+	visit = func(fn *types.Func) *FuncFact {
+		switch state[fn] {
+		case 1:
+			return nil
+		case 2:
+			return p.res.funcs[fn]
+		}
+		decl := p.res.decls[fn]
+		if decl == nil || decl.Body == nil {
+			state[fn] = 2
+			return nil
+		}
+		state[fn] = 1
+		f := &FuncFact{}
+		root := ast.Node(decl.Body)
+		if p.res.byNode[decl] != nil {
+			root = decl // a recursive retry: the function is the layer
+		}
+		chains, remote := reachIn(root, nil)
+		f.Chains, f.Remote = prune(chains), remote
+		if w, ok := p.waiter[fn]; ok {
+			f.Waiter, f.WaitArg, f.Cancellable = true, w.arg, w.cancellable
+		}
+		f.RetryAfter = p.raFunc[fn]
+		if d, pos, ok := p.dirs.P99(decl); ok {
+			f.P99, f.P99Posn = d, p.short(pos)
+		}
+		f.Pipeline = p.dirs.IsPipeline(decl)
+		state[fn] = 2
+		if !f.empty() {
+			p.res.funcs[fn] = f
+		}
+		return p.res.funcs[fn]
+	}
+
+	fns := make([]*types.Func, 0, len(p.res.decls))
+	for fn := range p.res.decls {
+		fns = append(fns, fn)
+	}
+	slices.SortFunc(fns, func(a, b *types.Func) int { return int(a.Pos() - b.Pos()) })
+	for _, fn := range fns {
+		visit(fn)
+	}
+	for _, l := range p.res.Layers {
+		chainOf(l) // settles l.Remote for layers in closures at package level too
+	}
+	for _, fn := range fns {
+		if f := p.res.funcs[fn]; f != nil {
+			p.pass.ExportObjectFact(fn, f)
+		}
+	}
+}
+
+// Inner returns the retry layers reached from inside l's retried region,
+// each chain outermost first, with the functions called on the way.
+func (r *Result) Inner(l *Layer) []Chain {
+	var out []Chain
+	add := func(cs []Chain, via string) {
+		for _, c := range cs {
+			v := c.Via
+			if via != "" {
+				v = append([]string{via}, v...)
+			}
+			out = append(out, Chain{Via: v, Layers: c.Layers})
+		}
+	}
+	visitRoot := func(root ast.Node) {
+		ast.Inspect(root, func(n ast.Node) bool {
+			if n == nil {
+				return false
+			}
+			if inner := r.byNode[n]; inner != nil && inner != l {
+				add([]Chain{{Layers: []LayerInfo{r.layerInfoOf(inner)}}}, "")
+				// the nested layer's own inner chains
+				for _, c := range r.Inner(inner) {
+					out = append(out, Chain{Via: c.Via, Layers: append([]LayerInfo{r.layerInfoOf(inner)}, c.Layers...)})
+				}
+				return false
+			}
+			if call, ok := n.(*ast.CallExpr); ok {
+				fn := typeutil.StaticCallee(r.pass.TypesInfo, call)
+				if ff := r.Func(fn); ff != nil {
+					add(ff.Chains, funcName(fn))
+				}
+			}
+			return true
+		})
+	}
+	if l.Body != nil {
+		visitRoot(l.Body)
+	}
+	for _, op := range l.Ops {
+		if op == l.Node || (l.Body != nil && within(op, l.Body)) {
+			continue
+		}
+		visitRoot(op)
+	}
+	for _, fn := range l.OpFuncs {
+		if ff := r.Func(fn); ff != nil {
+			add(ff.Chains, funcName(fn))
+		}
+	}
+	return prune(out)
+}
+
+func (r *Result) layerInfoOf(l *Layer) LayerInfo {
+	p := &pkgCtx{pass: r.pass, res: r}
+	return p.layerInfo(l)
+}
+
+// layerInfo renders a layer for a fact.
+func (p *pkgCtx) layerInfo(l *Layer) LayerInfo {
+	li := LayerInfo{
+		Kind:          l.Kind,
+		Name:          l.Name,
+		Posn:          p.short(l.Pos),
+		Assumed:       l.Policy.Assumed,
+		Waits:         l.Policy.Waits,
+		DeadlineAware: l.Policy.DeadlineAware,
+		Remote:        l.Remote == Yes,
+	}
+	if l.Func != nil {
+		li.Func = funcName(l.Func)
+	}
+	if a := l.Policy.Attempts; a.Known {
+		li.Attempts, li.AttemptsKnown, li.Unbounded = a.N, a.N > 0, a.N == 0
+	}
+	if l.ClientPos.IsValid() {
+		li.ClientPosn = p.short(l.ClientPos)
+	}
+	if g := l.Policy.Guard; g != nil {
+		li.GuardPosn = p.short(g.Pos)
+		if g.Reserve.Known {
+			li.Reserve, li.ReserveKnown = g.Reserve.D, true
+		}
+	}
+	if v := l.Policy.PerAttempt; v.Known {
+		li.PerAttempt = v.D
+	}
+	if v := l.Policy.MaxElapsed; v.Known {
+		li.MaxElapsed = v.D
+	}
+	return li
+}
+
+// prune removes duplicate chains and keeps the deepest maxChains.
+func prune(cs []Chain) []Chain {
+	if len(cs) == 0 {
+		return nil
+	}
+	seen := make(map[string]bool)
+	var out []Chain
+	for _, c := range cs {
+		key := strings.Join(c.Via, ",") + "|"
+		for _, l := range c.Layers {
+			key += l.Posn + ";"
+		}
+		if seen[key] {
+			continue
+		}
+		seen[key] = true
+		out = append(out, c)
+	}
+	slices.SortStableFunc(out, func(a, b Chain) int { return len(b.Layers) - len(a.Layers) })
+	if len(out) > maxChains {
+		out = out[:maxChains]
+	}
+	return out
+}
+
+func within(n, region ast.Node) bool {
+	return region != nil && region.Pos() <= n.Pos() && n.End() <= region.End()
+}
+
+// funcName renders a function as pkg.F or pkg.(*T).M.
+func funcName(fn *types.Func) string {
+	if fn == nil {
+		return "?"
+	}
+	pkg := ""
+	if fn.Pkg() != nil {
+		pkg = fn.Pkg().Name() + "."
+	}
+	sig, _ := fn.Type().(*types.Signature)
+	if sig != nil && sig.Recv() != nil {
+		t := sig.Recv().Type()
+		ptr := ""
+		if pt, ok := t.(*types.Pointer); ok {
+			t, ptr = pt.Elem(), "*"
+		}
+		name := types.TypeString(t, func(*types.Package) string { return "" })
+		if i := strings.IndexByte(name, '['); i >= 0 {
+			name = name[:i]
+		}
+		if ptr != "" {
+			return pkg + "(*" + name + ")." + fn.Name()
+		}
+		return pkg + name + "." + fn.Name()
+	}
+	return pkg + fn.Name()
+}
+
+// FuncName renders a function the way messages name it: pkg.F, pkg.(*T).M.
+func FuncName(fn *types.Func) string { return funcName(fn) }

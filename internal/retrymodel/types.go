@@ -1,0 +1,243 @@
+package retrymodel
+
+import (
+	"fmt"
+	"go/ast"
+	"go/token"
+	"go/types"
+	"strings"
+	"time"
+
+	"github.com/retryvet/retryvet/internal/durconst"
+)
+
+// Kind says what makes something a retry layer.
+type Kind int
+
+const (
+	// Loop is a hand-rolled retry: a for loop, a goto loop, or a function
+	// that calls itself again after a wait.
+	Loop Kind = iota + 1
+	// Library is a call to a retry library: backoff.Retry, retry.Do,
+	// retry.OnError, wait.ExponentialBackoff, ...
+	Library
+	// Client is a call through an HTTP client that retries by itself:
+	// a *retryablehttp.Client, or an *http.Client built by StandardClient().
+	Client
+	// SDK is a call to an SDK method that retries by default (openai-go,
+	// anthropic-sdk-go, aws-sdk-go-v2).
+	SDK
+)
+
+func (k Kind) String() string {
+	switch k {
+	case Loop:
+		return "retry loop"
+	case Library:
+		return "retry library"
+	case Client:
+		return "retrying HTTP client"
+	case SDK:
+		return "SDK retry"
+	}
+	return "retry"
+}
+
+// Tri is a yes/no/unknown answer.
+type Tri int8
+
+const (
+	Unknown Tri = iota
+	Yes
+	No
+)
+
+func (t Tri) String() string {
+	switch t {
+	case Yes:
+		return "yes"
+	case No:
+		return "no"
+	}
+	return "unknown"
+}
+
+// A Value is a duration or count the code fixes, with where it came from.
+// Known is false when the code sets it but it cannot be folded; Set is false
+// when the code does not set it at all.
+type Value struct {
+	Set     bool
+	Known   bool
+	N       int64         // counts
+	D       time.Duration // durations
+	F       float64       // factors, fractions
+	Pos     token.Pos     // where it is written (NoPos for library defaults)
+	Default bool          // the value is a library or SDK default, not written in the code
+}
+
+// Policy is what the code fixes of a retry layer's behaviour. Every field
+// is as far as the code fixes it; nothing is guessed.
+type Policy struct {
+	// Attempts is the total number of attempts, the first included.
+	// Attempts.N == 0 with Known means unbounded (loop until success or a
+	// deadline).
+	Attempts Value
+
+	// Waits is the wait schedule between attempts: Waits[i] is the wait
+	// before attempt i+2. Only the known prefix is listed; WaitsKnown says
+	// whether the schedule is fully known up to Attempts-1 waits (or the
+	// first few waits for unbounded retries).
+	Waits      []time.Duration
+	WaitsKnown bool
+	WaitPos    token.Pos // the wait call or the library option that sets it
+	// Schedule describes the shape: "constant 2s", "exponential 1s*2^i, cap 30s",
+	// "library default (backoff v4: 500ms*1.5^i, ±50%, cap 60s)".
+	Schedule string
+
+	// Jitter says whether waits have a random part.
+	Jitter    Tri
+	JitterPos token.Pos
+
+	// DeadlineAware is Yes when the layer stops before waiting once the
+	// caller's deadline or cancellation makes another attempt pointless:
+	// a ctx.Err/ctx.Done check, a select on ctx.Done around the wait, a
+	// ctx.Deadline/time.Until guard, a library bound to ctx.
+	DeadlineAware Tri
+	DeadlinePos   token.Pos
+	// WaitCancellable is No when the wait is a time.Sleep (or equivalent)
+	// that ignores ctx.
+	WaitCancellable Tri
+
+	// Guard is the retry's own deadline guard, when it has one:
+	// `if remaining < wait + reserve { give up }`.
+	Guard *Guard
+
+	// MaxElapsed is the layer's own wall-clock limit (MaxElapsedTime, a
+	// context.WithTimeout in the same function that bounds the retry).
+	MaxElapsed Value
+
+	// RetryAfter is Yes when the layer reads Retry-After / retry-after-ms
+	// (or the library does by default).
+	RetryAfter    Tri
+	RetryAfterPos token.Pos
+
+	// Classifier is the expression or function that decides whether a
+	// failure is retried: a condition on err/status in the loop, a RetryIf,
+	// CheckRetry or OnError predicate. Nil when every failure is retried.
+	Classifier     ast.Node
+	ClassifierFunc *types.Func
+
+	// PerAttempt is a per-attempt timeout: context.WithTimeout inside the
+	// loop body, an http.Client Timeout of the client used by the operation.
+	PerAttempt Value
+
+	// Assumed is set when values come from a library or SDK default because
+	// the code that configures the client could not be found.
+	Assumed bool
+	// Notes are short facts about how the policy was derived, for messages
+	// and the census ("client built at llm/client.go:18").
+	Notes []string
+}
+
+// Guard is a deadline guard: another attempt starts only when the time
+// left covers Wait + Reserve.
+type Guard struct {
+	Pos     token.Pos
+	Expr    ast.Expr
+	Reserve Value // the constant part beyond the wait (65s in the incident)
+	Text    string
+}
+
+// A Layer is one retry layer found in the package being analysed.
+type Layer struct {
+	Kind Kind
+	// Name says what it is in a message: "retry loop", "backoff.Retry",
+	// "retry.Do", "retryablehttp.Client.Do", "openai Chat.Completions.New".
+	Name string
+	Pos  token.Pos // the loop keyword, the label, the call
+	// Node is the *ast.ForStmt, *ast.RangeStmt, *ast.LabeledStmt (goto
+	// loops), *ast.FuncDecl (recursion) or *ast.CallExpr (library, client,
+	// SDK) that makes the layer.
+	Node ast.Node
+	// Func is the function the layer is written in (nil at package level);
+	// FuncNode its *ast.FuncDecl or *ast.FuncLit.
+	Func     *types.Func
+	FuncNode ast.Node
+	// Body is the retried region: the loop body, the closure handed to the
+	// library, the recursive function's body. Nil for clients and SDKs.
+	Body ast.Node
+	// Ops are the calls the layer repeats: the fallible calls in Body (for
+	// loops and libraries), or the call itself (clients and SDKs).
+	Ops []*ast.CallExpr
+	// OpFuncs are functions handed to a library as the operation by name
+	// (backoff.Retry(c.search, b)) rather than as a literal.
+	OpFuncs []*types.Func
+	// Waits are the calls that wait between attempts (time.Sleep, a select,
+	// a timer, NextBackOff).
+	Waits []ast.Node
+	// Context is the context expression the layer is bound to, if any.
+	Context ast.Expr
+	// Remote is Yes when the repeated operation is a call to a remote
+	// service (an HTTP request, an SDK call, a gRPC method, a function
+	// known to make one).
+	Remote Tri
+	// ClientPos is where the client of a Client/SDK layer was built, when
+	// the model followed it there.
+	ClientPos token.Pos
+
+	Policy Policy
+}
+
+// Attempts returns the total attempts and whether it is known and bounded.
+func (l *Layer) Attempts() (int64, bool) {
+	a := l.Policy.Attempts
+	if !a.Known || a.N <= 0 {
+		return 0, false
+	}
+	return a.N, true
+}
+
+// A Fallback is a loop over different endpoints or models that tries each
+// once without waiting. It is not a retry; it is recorded so analyzers can
+// say so.
+type Fallback struct {
+	Pos  token.Pos
+	Node ast.Node
+	Ops  []*ast.CallExpr
+}
+
+// Shorten renders a position as dir/file.go:line, the form messages use.
+func Shorten(fset *token.FileSet, pos token.Pos) string {
+	if !pos.IsValid() {
+		return "?"
+	}
+	p := fset.Position(pos)
+	return fmt.Sprintf("%s:%d", shortFile(p.Filename), p.Line)
+}
+
+func shortFile(name string) string {
+	name = strings.ReplaceAll(name, "\\", "/")
+	parts := strings.Split(name, "/")
+	if len(parts) >= 2 {
+		return parts[len(parts)-2] + "/" + parts[len(parts)-1]
+	}
+	return name
+}
+
+// Describe renders a layer's policy in one clause: "3 attempts, waits 1s, 2s".
+func (l *Layer) Describe() string {
+	var parts []string
+	if n, ok := l.Attempts(); ok {
+		parts = append(parts, fmt.Sprintf("%d attempts", n))
+	} else if l.Policy.Attempts.Known && l.Policy.Attempts.N == 0 {
+		parts = append(parts, "unbounded attempts")
+	}
+	if len(l.Policy.Waits) > 0 {
+		var ws []string
+		for _, w := range l.Policy.Waits {
+			ws = append(ws, durconst.Format(w))
+		}
+		parts = append(parts, "waits "+strings.Join(ws, ", "))
+	}
+	return strings.Join(parts, ", ")
+}
