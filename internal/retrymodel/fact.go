@@ -88,6 +88,7 @@ type LayerInfo struct {
 	Waits         []time.Duration
 	Reserve       time.Duration // the guard's reserve, when ReserveKnown
 	ReserveKnown  bool
+	GuardWait     bool // the guard adds the next wait to Reserve
 	GuardPosn     string
 	PerAttempt    time.Duration
 	MaxElapsed    time.Duration

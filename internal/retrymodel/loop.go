@@ -2,22 +2,952 @@ package retrymodel
 
 import (
 	"go/ast"
+	"go/token"
 	"go/types"
+	"regexp"
+
+	"golang.org/x/tools/go/ast/astutil"
+	"golang.org/x/tools/go/types/typeutil"
 )
 
-// waitInfo describes a package function that waits for a duration it is given.
-type waitInfo struct {
-	arg         int
-	cancellable bool
+// A hand-rolled retry loop is a loop that
+//   - calls a fallible operation (a call with an error result),
+//   - leaves the loop when it succeeded (a return, break or goto out on the
+//     err == nil path, or a loop condition err != nil),
+//   - never runs again after a success (no continue, wait or fall-through
+//     on the success path: that is a poller),
+//   - waits between attempts (or is a counted loop named as a retry),
+//   - and repeats the same request (the operation's arguments do not
+//     change with the previous result: that is pagination).
+// Tickers, range loops over channels and collections, and worker loops do
+// not qualify. A range over a collection that tries each element once
+// without waiting is recorded as a Fallback.
+
+// retryName matches counters and bounds that name a retry.
+var retryName = regexp.MustCompile(`(?i)attempt|retr|tries|try`)
+
+// loopShape is what the detector learns of one loop body.
+type loopShape struct {
+	errs     map[*types.Var]*ast.CallExpr // error variables and the call that set them
+	results  map[*types.Var]bool          // other results of those calls (resp)
+	ops      []*ast.CallExpr
+	success  bool // an exit on the success path
+	again    bool // the loop runs again after a success
+	failWait bool // a wait on the failure path (or before the error is known)
+	decide   []ast.Expr
+	class    ast.Expr    // first condition that gives up on a failure
+	self     *types.Func // for recursion: the function that calls itself again
 }
 
-func (p *pkgCtx) indexHelpers() {
-	p.waiter = map[*types.Func]waitInfo{}
-	p.raFunc = map[*types.Func]bool{}
+func (p *pkgCtx) loopLayer(n ast.Node, fnNode ast.Node, stack []ast.Node) *Layer {
+	if fnNode == nil {
+		return nil
+	}
+	var body *ast.BlockStmt
+	var cond ast.Expr
+	switch n := n.(type) {
+	case *ast.ForStmt:
+		body, cond = n.Body, n.Cond
+	case *ast.RangeStmt:
+		body = n.Body
+		if !p.rangeCounts(n) {
+			p.fallback(n)
+			return nil
+		}
+	}
+	waits := p.waitsIn(body)
+	for _, w := range waits {
+		if w.ticker {
+			return nil
+		}
+	}
+	shape := p.shape(n, body, cond)
+	if len(shape.errs) == 0 || !shape.success || shape.again {
+		return nil
+	}
+	if len(waits) == 0 && !p.namedRetry(n) {
+		return nil
+	}
+	if len(waits) > 0 && !shape.failWait {
+		return nil
+	}
+	if p.varies(body, shape) {
+		return nil
+	}
+	l := &Layer{Kind: Loop, Name: "retry loop", Pos: n.Pos(), Node: n, Body: body, Ops: shape.ops}
+	for _, w := range waits {
+		l.Waits = append(l.Waits, w.node)
+	}
+	l.Context = p.opContext(shape.ops)
+	p.loopPolicy(l, n, body, cond, waits, shape, fnNode)
+	return l
 }
 
-func (p *pkgCtx) loopLayer(n ast.Node, fnNode ast.Node, stack []ast.Node) *Layer { return nil }
-func (p *pkgCtx) gotoLayer(n *ast.LabeledStmt, fnNode ast.Node, stack []ast.Node) *Layer {
+// rangeCounts reports whether a range loop counts attempts (range n, range
+// over an integer) rather than walking a collection or channel.
+func (p *pkgCtx) rangeCounts(r *ast.RangeStmt) bool {
+	t := p.info.TypeOf(r.X)
+	if t == nil {
+		return false
+	}
+	b, ok := t.Underlying().(*types.Basic)
+	return ok && b.Info()&types.IsInteger != 0
+}
+
+// fallback records a range over a collection that tries each element once
+// and stops at the first success, without waiting.
+func (p *pkgCtx) fallback(r *ast.RangeStmt) {
+	if _, ok := p.info.TypeOf(r.X).Underlying().(*types.Chan); ok {
+		return
+	}
+	if len(p.waitsIn(r.Body)) > 0 {
+		return
+	}
+	shape := p.shape(r, r.Body, nil)
+	if len(shape.errs) == 0 || !shape.success || shape.again {
+		return
+	}
+	p.res.Fallbacks = append(p.res.Fallbacks, &Fallback{Pos: r.Pos(), Node: r, Ops: shape.ops})
+}
+
+// namedRetry: a counted loop without a wait counts when its counter or
+// bound names a retry (for attempt := 0; attempt < maxRetries; attempt++).
+func (p *pkgCtx) namedRetry(n ast.Node) bool {
+	var names []ast.Node
+	switch n := n.(type) {
+	case *ast.ForStmt:
+		if n.Cond == nil {
+			return false
+		}
+		names = append(names, n.Cond)
+	case *ast.RangeStmt:
+		names = append(names, n.X)
+		if n.Key != nil {
+			names = append(names, n.Key)
+		}
+	}
+	found := false
+	for _, x := range names {
+		ast.Inspect(x, func(m ast.Node) bool {
+			switch m := m.(type) {
+			case *ast.Ident:
+				found = found || retryName.MatchString(m.Name)
+			case *ast.SelectorExpr:
+				found = found || retryName.MatchString(m.Sel.Name)
+			}
+			return true
+		})
+	}
+	return found
+}
+
+// shape finds the operation, its error variables, and how the body leaves
+// or repeats on success and failure.
+func (p *pkgCtx) shape(loop ast.Node, body *ast.BlockStmt, cond ast.Expr) *loopShape {
+	s := &loopShape{errs: make(map[*types.Var]*ast.CallExpr), results: make(map[*types.Var]bool)}
+	if fd, ok := loop.(*ast.FuncDecl); ok {
+		s.self, _ = p.info.Defs[fd.Name].(*types.Func)
+	}
+	// Fallible calls whose error lands in a variable, or is tested in place.
+	p.inspectRegion(body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.AssignStmt:
+			if len(n.Rhs) != 1 {
+				return true
+			}
+			call, ok := astutil.Unparen(n.Rhs[0]).(*ast.CallExpr)
+			if !ok || !p.fallible(call) {
+				return true
+			}
+			var errVar *types.Var
+			var others []*types.Var
+			for _, lhs := range n.Lhs {
+				id, ok := astutil.Unparen(lhs).(*ast.Ident)
+				if !ok {
+					continue
+				}
+				v := p.identVar(id)
+				if v == nil {
+					continue
+				}
+				if isErrorType(v.Type()) {
+					errVar = v
+				} else {
+					others = append(others, v)
+				}
+			}
+			if errVar != nil {
+				s.errs[errVar] = call
+				for _, o := range others {
+					s.results[o] = true
+				}
+				s.ops = append(s.ops, call)
+			}
+		case *ast.BinaryExpr:
+			// if op() == nil / if op() != nil
+			if n.Op == token.EQL || n.Op == token.NEQ {
+				for _, side := range []ast.Expr{n.X, n.Y} {
+					if call, ok := astutil.Unparen(side).(*ast.CallExpr); ok && p.fallible(call) && isNil(p.info, other(n, side)) {
+						s.errs[nil] = call
+						s.ops = append(s.ops, call)
+					}
+				}
+			}
+		}
+		return true
+	})
+	if len(s.errs) == 0 {
+		return s
+	}
+	p.keepRetried(body, cond, s)
+	if len(s.errs) == 0 {
+		return s
+	}
+	// The loop condition err != nil leaves the loop on success.
+	if cond != nil && p.condIs(cond, s, true) == failurePath {
+		s.success = true
+	}
+	p.walkPaths(body.List, unknownPath, loop, s)
+	return s
+}
+
+// keepRetried keeps the operations whose failure leads to another turn,
+// dropping steps whose failure ends the loop at once (building the request,
+// a cancellable wait that returns ctx.Err()): their success says nothing
+// about the operation's.
+func (p *pkgCtx) keepRetried(body *ast.BlockStmt, cond ast.Expr, s *loopShape) {
+	retried := make(map[*types.Var]bool)
+	one := func(v *types.Var) *loopShape {
+		t := &loopShape{errs: map[*types.Var]*ast.CallExpr{v: s.errs[v]}, results: s.results, self: s.self}
+		return t
+	}
+	for v := range s.errs {
+		t := one(v)
+		if cond != nil && p.condIs(cond, t, false) == failurePath {
+			retried[v] = true
+			continue
+		}
+		p.inspectRegion(body, func(n ast.Node) bool {
+			ifs, ok := n.(*ast.IfStmt)
+			if !ok || retried[v] {
+				return !retried[v]
+			}
+			switch p.condIs(ifs.Cond, t, false) {
+			case failurePath:
+				if !p.mentionsErr(ifs.Cond, t) && v != nil {
+					return true // a status test alone says nothing about v
+				}
+				if !p.blockLeaves(ifs.Body, nil) || p.callsSelf(ifs.Body, s.self) {
+					retried[v] = true
+				}
+			case successPath:
+				if p.blockLeavesAny(ifs.Body) || p.endsInGoto(ifs.Body) {
+					retried[v] = true
+				}
+			}
+			return true
+		})
+		if v == nil && !retried[v] {
+			retried[v] = true // op() == nil tested in place
+		}
+	}
+	for v, call := range s.errs {
+		if !retried[v] {
+			delete(s.errs, v)
+			continue
+		}
+		_ = call
+	}
+	ops := s.ops[:0]
+	for _, op := range s.ops {
+		for _, call := range s.errs {
+			if call == op {
+				ops = append(ops, op)
+				break
+			}
+		}
+	}
+	s.ops = ops
+}
+
+func (p *pkgCtx) callsSelf(b ast.Node, self *types.Func) bool {
+	if self == nil {
+		return false
+	}
+	found := false
+	ast.Inspect(b, func(n ast.Node) bool {
+		if c, ok := n.(*ast.CallExpr); ok && typeutil.StaticCallee(p.info, c) == self {
+			found = true
+		}
+		return !found
+	})
+	return found
+}
+
+func (p *pkgCtx) endsInGoto(b *ast.BlockStmt) bool {
+	if len(b.List) == 0 {
+		return false
+	}
+	br, ok := b.List[len(b.List)-1].(*ast.BranchStmt)
+	return ok && br.Tok == token.GOTO
+}
+
+// fallible reports whether call returns an error and is not a log, wait or
+// formatting call.
+func (p *pkgCtx) fallible(call *ast.CallExpr) bool {
+	t := p.info.TypeOf(call)
+	if t == nil {
+		return false
+	}
+	hasErr := false
+	switch t := t.(type) {
+	case *types.Tuple:
+		if t.Len() > 0 {
+			hasErr = isErrorType(t.At(t.Len() - 1).Type())
+		}
+	default:
+		hasErr = isErrorType(t)
+	}
+	if !hasErr {
+		return false
+	}
+	fn := typeutil.StaticCallee(p.info, call)
+	if fn != nil {
+		if _, ok := p.waiterOf(fn); ok {
+			return false
+		}
+	}
+	if fn != nil && fn.Pkg() != nil {
+		switch fn.Pkg().Path() {
+		case "fmt", "errors", "strconv", "encoding/json", "io", "bytes", "strings", "log", "log/slog", "time", "context":
+			return false
+		}
+	}
+	return true
+}
+
+type path int
+
+const (
+	unknownPath path = iota
+	successPath
+	failurePath
+)
+
+// condIs classifies a condition: successPath when it holds only if the
+// operation succeeded (err == nil), failurePath when it holds on failure
+// (err != nil, a status check, a classifier call on err), else unknownPath.
+func (p *pkgCtx) condIs(cond ast.Expr, s *loopShape, _ bool) path {
+	cond = astutil.Unparen(cond)
+	switch c := cond.(type) {
+	case *ast.BinaryExpr:
+		switch c.Op {
+		case token.LAND:
+			x, y := p.condIs(c.X, s, false), p.condIs(c.Y, s, false)
+			if x == successPath || y == successPath {
+				// err == nil && resp.StatusCode < 500 is still success; but
+				// err == nil && resp.Done is a poll condition.
+				if x == successPath && (y == successPath || p.statusTest(c.Y, s)) ||
+					y == successPath && (x == successPath || p.statusTest(c.X, s)) {
+					return successPath
+				}
+				return unknownPath
+			}
+			if x == failurePath || y == failurePath {
+				return failurePath
+			}
+		case token.LOR:
+			x, y := p.condIs(c.X, s, false), p.condIs(c.Y, s, false)
+			if x == failurePath || y == failurePath {
+				return failurePath
+			}
+			if x == successPath && y == successPath {
+				return successPath
+			}
+		case token.EQL, token.NEQ:
+			if _, ok := p.errOperand(c, s); ok {
+				if c.Op == token.EQL {
+					return successPath
+				}
+				return failurePath
+			}
+			return p.statusPath(c, s)
+		default:
+			return p.statusPath(c, s)
+		}
+	case *ast.UnaryExpr:
+		if c.Op == token.NOT {
+			switch p.condIs(c.X, s, false) {
+			case successPath:
+				return failurePath
+			case failurePath:
+				// !isRetryable(err): still a failure path (the error is set).
+				return failurePath
+			}
+		}
+	case *ast.CallExpr:
+		// isRetryable(err), errors.Is(err, ...), errors.As(err, &e)
+		for _, a := range c.Args {
+			if p.mentionsErr(a, s) {
+				return failurePath
+			}
+		}
+		if sel, ok := c.Fun.(*ast.SelectorExpr); ok && p.mentionsErr(sel.X, s) {
+			return failurePath
+		}
+	}
+	return unknownPath
+}
+
+// statusPath classifies a comparison of the response status with a code:
+// resp.StatusCode == 200 or < 400 holds on success, >= 500, == 429 or
+// != 200 on failure.
+func (p *pkgCtx) statusPath(c *ast.BinaryExpr, s *loopShape) path {
+	if !p.statusTest(c, s) {
+		return unknownPath
+	}
+	op, lit := c.Op, c.Y
+	if n, ok := p.fold.Int(c.X); ok {
+		_ = n
+		lit = c.X
+		switch op { // flip: 500 <= code is code >= 500
+		case token.LSS:
+			op = token.GTR
+		case token.LEQ:
+			op = token.GEQ
+		case token.GTR:
+			op = token.LSS
+		case token.GEQ:
+			op = token.LEQ
+		}
+	}
+	n, ok := p.fold.Int(lit)
+	if !ok {
+		if op == token.GEQ || op == token.GTR {
+			return failurePath
+		}
+		return unknownPath
+	}
+	switch op {
+	case token.EQL:
+		if n < 400 {
+			return successPath
+		}
+		return failurePath
+	case token.NEQ:
+		if n < 400 {
+			return failurePath
+		}
+	case token.LSS, token.LEQ:
+		if n <= 500 {
+			return successPath
+		}
+	case token.GEQ, token.GTR:
+		if n >= 399 {
+			return failurePath
+		}
+	}
+	return unknownPath
+}
+
+// statusTest reports a comparison that reads the status of the operation's
+// response (resp.StatusCode >= 500, code == 429).
+func (p *pkgCtx) statusTest(e ast.Expr, s *loopShape) bool {
+	found := false
+	ast.Inspect(e, func(n ast.Node) bool {
+		if sel, ok := n.(*ast.SelectorExpr); ok {
+			switch sel.Sel.Name {
+			case "StatusCode", "Status", "Code", "HTTPStatusCode":
+				if p.mentionsResult(sel.X, s) || p.mentionsErr(sel.X, s) {
+					found = true
+				}
+			}
+		}
+		return !found
+	})
+	return found
+}
+
+func (p *pkgCtx) errOperand(c *ast.BinaryExpr, s *loopShape) (*types.Var, bool) {
+	for _, pair := range [][2]ast.Expr{{c.X, c.Y}, {c.Y, c.X}} {
+		if !isNil(p.info, pair[1]) {
+			continue
+		}
+		switch x := astutil.Unparen(pair[0]).(type) {
+		case *ast.Ident:
+			if v := p.identVar(x); v != nil {
+				if _, ok := s.errs[v]; ok {
+					return v, true
+				}
+			}
+		case *ast.CallExpr:
+			if s.errs[nil] == x {
+				return nil, true
+			}
+		}
+	}
+	return nil, false
+}
+
+func (p *pkgCtx) mentionsErr(e ast.Expr, s *loopShape) bool {
+	found := false
+	ast.Inspect(e, func(n ast.Node) bool {
+		if id, ok := n.(*ast.Ident); ok {
+			if v := p.identVar(id); v != nil {
+				if _, ok := s.errs[v]; ok {
+					found = true
+				}
+			}
+		}
+		return !found
+	})
+	return found
+}
+
+func (p *pkgCtx) mentionsResult(e ast.Expr, s *loopShape) bool {
+	found := false
+	ast.Inspect(e, func(n ast.Node) bool {
+		if id, ok := n.(*ast.Ident); ok {
+			if v := p.identVar(id); v != nil && s.results[v] {
+				found = true
+			}
+		}
+		return !found
+	})
+	return found
+}
+
+// walkPaths follows the statements of a block, knowing on which path
+// (success or failure of the operation) each one runs, and records exits,
+// repeats and waits. It returns whether the block always leaves (return,
+// break, continue, goto, panic).
+func (p *pkgCtx) walkPaths(stmts []ast.Stmt, at path, loop ast.Node, s *loopShape) (terminates bool) {
+	for i, st := range stmts {
+		switch st := st.(type) {
+		case *ast.IfStmt:
+			if st.Init != nil {
+				p.walkPaths([]ast.Stmt{st.Init}, at, loop, s)
+			}
+			c := p.condIs(st.Cond, s, false)
+			if c != unknownPath {
+				s.decide = append(s.decide, st.Cond)
+			}
+			thenAt, elseAt := at, at
+			switch c {
+			case successPath:
+				thenAt, elseAt = successPath, failurePath
+			case failurePath:
+				thenAt = failurePath
+				if _, ok := p.errOperandOf(st.Cond, s); ok {
+					elseAt = successPath
+				}
+			}
+			thenTerm := p.walkPaths(st.Body.List, thenAt, loop, s)
+			if c == failurePath && thenTerm && s.class == nil && !p.blockWaits(st.Body) && p.blockLeaves(st.Body, loop) {
+				s.class = st.Cond
+			}
+			elseTerm := false
+			switch e := st.Else.(type) {
+			case *ast.BlockStmt:
+				elseTerm = p.walkPaths(e.List, elseAt, loop, s)
+			case *ast.IfStmt:
+				elseTerm = p.walkPaths([]ast.Stmt{e}, elseAt, loop, s)
+			}
+			if thenTerm && elseTerm {
+				return true
+			}
+			if thenTerm && st.Else == nil && c != unknownPath && (c == successPath || elseAt == successPath) {
+				// Past `if err == nil { return }` only failures remain, and
+				// past `if err != nil { continue }` only successes.
+				if thenAt == successPath {
+					at = failurePath
+				} else {
+					at = successPath
+				}
+			}
+		case *ast.ReturnStmt:
+			if at == successPath {
+				s.success = true
+			}
+			return true
+		case *ast.BranchStmt:
+			switch st.Tok {
+			case token.BREAK:
+				if p.branchLeaves(st, loop) && at == successPath {
+					s.success = true
+				}
+			case token.GOTO:
+				if at == successPath && p.gotoLeaves(st, loop) {
+					s.success = true
+				}
+			case token.CONTINUE:
+				if at == successPath && p.branchTargets(st, loop) {
+					s.again = true
+				}
+			}
+			return true
+		case *ast.BlockStmt:
+			if p.walkPaths(st.List, at, loop, s) {
+				return true
+			}
+		case *ast.SwitchStmt:
+			for _, cc := range st.Body.List {
+				p.walkSwitchClause(cc, at, loop, s)
+			}
+		case *ast.TypeSwitchStmt:
+			for _, cc := range st.Body.List {
+				p.walkSwitchClause(cc, at, loop, s)
+			}
+		case *ast.ExprStmt:
+			if call, ok := st.X.(*ast.CallExpr); ok {
+				if id, ok := call.Fun.(*ast.Ident); ok && id.Name == "panic" {
+					return true
+				}
+			}
+			p.noteWait(st, at, s)
+		default:
+			p.noteWait(st, at, s)
+		}
+		if i == len(stmts)-1 && at == successPath && stmtsBelongToBody(stmts, loop) {
+			s.again = true // falls off the end of the body after a success
+		}
+	}
+	return false
+}
+
+func (p *pkgCtx) walkSwitchClause(cc ast.Stmt, at path, loop ast.Node, s *loopShape) {
+	clause, ok := cc.(*ast.CaseClause)
+	if !ok {
+		return
+	}
+	for _, e := range clause.List {
+		if p.statusTest(e, s) || p.mentionsErr(e, s) {
+			s.decide = append(s.decide, e)
+		}
+	}
+	p.walkPaths(clause.Body, at, loop, s)
+}
+
+// stmtsBelongToBody reports whether stmts is the loop body's own list.
+func stmtsBelongToBody(stmts []ast.Stmt, loop ast.Node) bool {
+	var body *ast.BlockStmt
+	switch l := loop.(type) {
+	case *ast.ForStmt:
+		body = l.Body
+	case *ast.RangeStmt:
+		body = l.Body
+	default:
+		return false
+	}
+	return len(body.List) > 0 && len(stmts) > 0 && &body.List[0] == &stmts[0]
+}
+
+func (p *pkgCtx) errOperandOf(e ast.Expr, s *loopShape) (*types.Var, bool) {
+	if b, ok := astutil.Unparen(e).(*ast.BinaryExpr); ok && b.Op == token.NEQ {
+		return p.errOperand(b, s)
+	}
+	return nil, false
+}
+
+func (p *pkgCtx) noteWait(st ast.Stmt, at path, s *loopShape) {
+	if at == successPath {
+		if len(p.waitsIn(st)) > 0 {
+			s.again = true
+		}
+		return
+	}
+	if len(p.waitsIn(st)) > 0 {
+		s.failWait = true
+	}
+}
+
+func (p *pkgCtx) blockWaits(b *ast.BlockStmt) bool { return len(p.waitsIn(b)) > 0 }
+
+// blockLeaves reports whether a block ends the retry (return or break).
+func (p *pkgCtx) blockLeaves(b *ast.BlockStmt, loop ast.Node) bool {
+	if len(b.List) == 0 {
+		return false
+	}
+	switch st := b.List[len(b.List)-1].(type) {
+	case *ast.ReturnStmt:
+		return true
+	case *ast.BranchStmt:
+		if loop == nil {
+			return st.Tok == token.BREAK
+		}
+		return st.Tok == token.BREAK && p.branchLeaves(st, loop) || st.Tok == token.GOTO
+	}
+	return false
+}
+
+// branchLeaves reports whether a break statement leaves loop (and not an
+// inner switch, select or loop).
+func (p *pkgCtx) branchLeaves(br *ast.BranchStmt, loop ast.Node) bool {
+	if br.Label != nil {
+		return p.labelOf(loop) != nil && p.labelOf(loop).Name == br.Label.Name
+	}
+	return p.innermostBreakable(br, loop) == loop
+}
+
+func (p *pkgCtx) branchTargets(br *ast.BranchStmt, loop ast.Node) bool {
+	if br.Label != nil {
+		return p.labelOf(loop) != nil && p.labelOf(loop).Name == br.Label.Name
+	}
+	return p.innermostLoop(br, loop) == loop
+}
+
+func (p *pkgCtx) innermostLoop(br ast.Node, loop ast.Node) ast.Node {
+	best := loop
+	ast.Inspect(loop, func(n ast.Node) bool {
+		if n == nil || !within(br, n) {
+			return false
+		}
+		switch n.(type) {
+		case *ast.ForStmt, *ast.RangeStmt:
+			best = n
+		}
+		return true
+	})
+	return best
+}
+
+func (p *pkgCtx) innermostBreakable(br ast.Node, loop ast.Node) ast.Node {
+	best := loop
+	ast.Inspect(loop, func(n ast.Node) bool {
+		if n == nil || !within(br, n) {
+			return false
+		}
+		switch n.(type) {
+		case *ast.ForStmt, *ast.RangeStmt, *ast.SwitchStmt, *ast.TypeSwitchStmt, *ast.SelectStmt:
+			best = n
+		}
+		return true
+	})
+	return best
+}
+
+// gotoLeaves reports whether a goto jumps to a label outside loop.
+func (p *pkgCtx) gotoLeaves(br *ast.BranchStmt, loop ast.Node) bool {
+	if br.Label == nil {
+		return false
+	}
+	obj := p.info.Uses[br.Label]
+	return obj != nil && !within(&ast.Ident{NamePos: obj.Pos()}, loop)
+}
+
+// labelOf finds the label of a labeled loop.
+func (p *pkgCtx) labelOf(loop ast.Node) *ast.Ident {
+	for _, f := range p.pass.Files {
+		if f.Pos() > loop.Pos() || loop.Pos() > f.End() {
+			continue
+		}
+		var id *ast.Ident
+		ast.Inspect(f, func(n ast.Node) bool {
+			if id != nil {
+				return false
+			}
+			if ls, ok := n.(*ast.LabeledStmt); ok && ls.Stmt == loop {
+				id = ls.Label
+			}
+			return n == nil || n.Pos() <= loop.Pos() && loop.End() <= n.End() || n == f
+		})
+		return id
+	}
 	return nil
 }
-func (p *pkgCtx) recursionLayer(n *ast.FuncDecl) *Layer { return nil }
+
+// varies reports pagination: an argument of the operation depends on a
+// variable that the body sets from the operation's own results.
+func (p *pkgCtx) varies(body *ast.BlockStmt, s *loopShape) bool {
+	// Variables set in the body from a result of an operation.
+	fromResult := make(map[*types.Var]bool)
+	ast.Inspect(body, func(n ast.Node) bool {
+		as, ok := n.(*ast.AssignStmt)
+		if !ok || as.Tok == token.DEFINE {
+			return true
+		}
+		for i, lhs := range as.Lhs {
+			id, ok := astutil.Unparen(lhs).(*ast.Ident)
+			if !ok {
+				continue
+			}
+			v := p.identVar(id)
+			if v == nil || body.Pos() <= v.Pos() && v.Pos() < body.End() {
+				continue
+			}
+			rhs := as.Rhs[0]
+			if len(as.Rhs) == len(as.Lhs) {
+				rhs = as.Rhs[i]
+			}
+			if p.mentionsResult(rhs, s) {
+				fromResult[v] = true
+			}
+		}
+		return true
+	})
+	if len(fromResult) == 0 {
+		return false
+	}
+	for _, op := range s.ops {
+		found := false
+		ast.Inspect(op, func(n ast.Node) bool {
+			if id, ok := n.(*ast.Ident); ok {
+				if v := p.identVar(id); v != nil && fromResult[v] {
+					found = true
+				}
+			}
+			return !found
+		})
+		if found {
+			return true
+		}
+	}
+	return false
+}
+
+// opContext returns the context passed to the first operation that takes one.
+func (p *pkgCtx) opContext(ops []*ast.CallExpr) ast.Expr {
+	for _, op := range ops {
+		for _, a := range op.Args {
+			if IsContext(p.info.TypeOf(a)) {
+				return a
+			}
+		}
+	}
+	return nil
+}
+
+func (p *pkgCtx) identVar(id *ast.Ident) *types.Var {
+	if v, ok := p.info.Uses[id].(*types.Var); ok {
+		return v
+	}
+	v, _ := p.info.Defs[id].(*types.Var)
+	return v
+}
+
+func isErrorType(t types.Type) bool {
+	return t != nil && types.Identical(t, types.Universe.Lookup("error").Type())
+}
+
+func isNil(info *types.Info, e ast.Expr) bool {
+	tv, ok := info.Types[e]
+	return ok && tv.IsNil()
+}
+
+func other(b *ast.BinaryExpr, side ast.Expr) ast.Expr {
+	if b.X == side {
+		return b.Y
+	}
+	return b.X
+}
+
+// gotoLayer recognises `label: ...op...; if err != nil { wait; goto label }`.
+func (p *pkgCtx) gotoLayer(ls *ast.LabeledStmt, fnNode ast.Node, stack []ast.Node) *Layer {
+	if fnNode == nil || len(stack) < 2 {
+		return nil
+	}
+	block, ok := stack[len(stack)-2].(*ast.BlockStmt)
+	if !ok {
+		return nil
+	}
+	idx := -1
+	for i, st := range block.List {
+		if st == ls {
+			idx = i
+		}
+	}
+	if idx < 0 {
+		return nil
+	}
+	rest := block.List[idx:]
+	region := &ast.BlockStmt{Lbrace: ls.Pos(), List: rest, Rbrace: rest[len(rest)-1].End()}
+	var back *ast.BranchStmt
+	ast.Inspect(region, func(n ast.Node) bool {
+		if br, ok := n.(*ast.BranchStmt); ok && br.Tok == token.GOTO && br.Label != nil && br.Label.Name == ls.Label.Name && br.Pos() > ls.Pos() {
+			back = br
+		}
+		_, lit := n.(*ast.FuncLit)
+		return !lit
+	})
+	if back == nil {
+		return nil
+	}
+	s := p.shape(nil, region, nil)
+	if len(s.errs) == 0 {
+		return nil
+	}
+	// The goto must sit in a failure branch that waits.
+	var branch *ast.IfStmt
+	ast.Inspect(region, func(n ast.Node) bool {
+		if ifs, ok := n.(*ast.IfStmt); ok && within(back, ifs.Body) && p.condIs(ifs.Cond, s, false) == failurePath {
+			branch = ifs
+		}
+		return true
+	})
+	if branch == nil {
+		return nil
+	}
+	waits := p.waitsIn(branch)
+	if len(waits) == 0 {
+		return nil
+	}
+	l := &Layer{Kind: Loop, Name: "retry loop (goto)", Pos: ls.Pos(), Node: ls, Body: region, Ops: s.ops}
+	for _, w := range waits {
+		l.Waits = append(l.Waits, w.node)
+	}
+	l.Context = p.opContext(s.ops)
+	p.loopPolicy(l, ls, region, nil, waits, s, fnNode)
+	return l
+}
+
+// recursionLayer recognises a function that calls itself again after a
+// wait on its failure path.
+func (p *pkgCtx) recursionLayer(fd *ast.FuncDecl) *Layer {
+	if fd.Body == nil {
+		return nil
+	}
+	self, _ := p.info.Defs[fd.Name].(*types.Func)
+	if self == nil {
+		return nil
+	}
+	s := p.shape(fd, fd.Body, nil)
+	if len(s.errs) == 0 {
+		return nil
+	}
+	var found *ast.IfStmt
+	var selfCall *ast.CallExpr
+	ast.Inspect(fd.Body, func(n ast.Node) bool {
+		ifs, ok := n.(*ast.IfStmt)
+		if !ok || p.condIs(ifs.Cond, s, false) != failurePath {
+			return true
+		}
+		var call *ast.CallExpr
+		ast.Inspect(ifs.Body, func(m ast.Node) bool {
+			if c, ok := m.(*ast.CallExpr); ok && typeutil.StaticCallee(p.info, c) == self {
+				call = c
+			}
+			return true
+		})
+		if call != nil && len(p.waitsIn(ifs.Body)) > 0 {
+			found, selfCall = ifs, call
+		}
+		return true
+	})
+	if found == nil {
+		return nil
+	}
+	ops := make([]*ast.CallExpr, 0, len(s.ops))
+	for _, op := range s.ops {
+		if op != selfCall {
+			ops = append(ops, op)
+		}
+	}
+	waits := p.waitsIn(found.Body)
+	l := &Layer{Kind: Loop, Name: "retry by recursion", Pos: fd.Name.Pos(), Node: fd, Body: fd.Body, Ops: ops}
+	for _, w := range waits {
+		l.Waits = append(l.Waits, w.node)
+	}
+	l.Context = p.opContext(ops)
+	p.loopPolicy(l, fd, fd.Body, nil, waits, s, fd)
+	return l
+}

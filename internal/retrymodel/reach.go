@@ -251,6 +251,7 @@ func (p *pkgCtx) layerInfo(l *Layer) LayerInfo {
 		if g.Reserve.Known {
 			li.Reserve, li.ReserveKnown = g.Reserve.D, true
 		}
+		li.GuardWait = g.IncludesWait
 	}
 	if v := l.Policy.PerAttempt; v.Known {
 		li.PerAttempt = v.D

@@ -126,6 +126,10 @@ type Policy struct {
 	// CheckRetry or OnError predicate. Nil when every failure is retried.
 	Classifier     ast.Node
 	ClassifierFunc *types.Func
+	// Decisions are the conditions in the retried region that test the
+	// operation's error or response and choose between another attempt and
+	// giving up (or returning the result).
+	Decisions []ast.Expr
 
 	// PerAttempt is a per-attempt timeout: context.WithTimeout inside the
 	// loop body, an http.Client Timeout of the client used by the operation.
@@ -145,7 +149,10 @@ type Guard struct {
 	Pos     token.Pos
 	Expr    ast.Expr
 	Reserve Value // the constant part beyond the wait (65s in the incident)
-	Text    string
+	// IncludesWait: the guard adds the next wait to the reserve, so the
+	// time needed before the first retry is Waits[0] + Reserve.
+	IncludesWait bool
+	Text         string
 }
 
 // A Layer is one retry layer found in the package being analysed.

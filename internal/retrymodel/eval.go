@@ -1,0 +1,292 @@
+package retrymodel
+
+import (
+	"go/ast"
+	"go/constant"
+	"go/token"
+	"go/types"
+	"math"
+
+	"golang.org/x/tools/go/ast/astutil"
+	"golang.org/x/tools/go/types/typeutil"
+)
+
+// env binds loop variables (the attempt counter, a wait that grows each
+// turn) to their value on one turn, so a wait expression can be folded for
+// each attempt.
+type env map[*types.Var]constant.Value
+
+// eval folds e under env: constants, the bound variables, arithmetic,
+// shifts, conversions, min/max, math.Pow/Min/Max, and one-statement helper
+// functions of this package. It never guesses: an unknown part makes the
+// whole unknown.
+func (p *pkgCtx) eval(e ast.Expr, bind env, depth int) (constant.Value, bool) {
+	if e == nil || depth > 6 {
+		return nil, false
+	}
+	e = astutil.Unparen(e)
+	if tv, ok := p.info.Types[e]; ok && tv.Value != nil {
+		return tv.Value, true
+	}
+	switch e := e.(type) {
+	case *ast.Ident:
+		if v, ok := p.info.Uses[e].(*types.Var); ok {
+			if c, ok := bind[v]; ok {
+				return c, true
+			}
+			// A local computed once from bound values: wait := waits[i].
+			if def := p.singleDef(v); def != nil {
+				return p.eval(def, bind, depth+1)
+			}
+		}
+	case *ast.IndexExpr:
+		// waits[i] where waits is a slice or array literal assigned once.
+		i, ok := p.eval(e.Index, bind, depth+1)
+		if !ok {
+			return nil, false
+		}
+		idx, ok := toInt64(i)
+		if !ok {
+			return nil, false
+		}
+		if lit := p.sliceLiteral(e.X); lit != nil && idx >= 0 && int(idx) < len(lit.Elts) {
+			return p.eval(lit.Elts[idx], bind, depth+1)
+		}
+		return nil, false
+	case *ast.BinaryExpr:
+		x, ok1 := p.eval(e.X, bind, depth+1)
+		y, ok2 := p.eval(e.Y, bind, depth+1)
+		if !ok1 || !ok2 {
+			return nil, false
+		}
+		return arith(x, e.Op, y, p.info.TypeOf(e))
+	case *ast.CallExpr:
+		if tv, ok := p.info.Types[e.Fun]; ok && tv.IsType() && len(e.Args) == 1 {
+			v, ok := p.eval(e.Args[0], bind, depth+1)
+			if !ok {
+				return nil, false
+			}
+			if isIntegral(tv.Type) && v.Kind() == constant.Float {
+				f, _ := constant.Float64Val(v)
+				return constant.MakeInt64(int64(f)), true
+			}
+			return v, true
+		}
+		if id, ok := astutil.Unparen(e.Fun).(*ast.Ident); ok {
+			if b, ok := p.info.Uses[id].(*types.Builtin); ok && (b.Name() == "min" || b.Name() == "max") && len(e.Args) > 0 {
+				best, ok := p.eval(e.Args[0], bind, depth+1)
+				if !ok {
+					return nil, false
+				}
+				for _, a := range e.Args[1:] {
+					v, ok := p.eval(a, bind, depth+1)
+					if !ok {
+						return nil, false
+					}
+					less := compare(v, token.LSS, best)
+					if (b.Name() == "min") == less {
+						best = v
+					}
+				}
+				return best, true
+			}
+		}
+		fn := typeutil.StaticCallee(p.info, e)
+		if fn == nil {
+			return nil, false
+		}
+		if fn.Pkg() != nil && fn.Pkg().Path() == "math" && len(e.Args) == 2 {
+			x, ok1 := p.eval(e.Args[0], bind, depth+1)
+			y, ok2 := p.eval(e.Args[1], bind, depth+1)
+			if !ok1 || !ok2 {
+				return nil, false
+			}
+			a, _ := constant.Float64Val(constant.ToFloat(x))
+			b, _ := constant.Float64Val(constant.ToFloat(y))
+			switch fn.Name() {
+			case "Pow":
+				return constant.MakeFloat64(math.Pow(a, b)), true
+			case "Min":
+				return constant.MakeFloat64(math.Min(a, b)), true
+			case "Max":
+				return constant.MakeFloat64(math.Max(a, b)), true
+			}
+			return nil, false
+		}
+		// A helper of this package whose body is a single return.
+		if decl := p.res.decls[fn]; decl != nil && decl.Body != nil && len(decl.Body.List) == 1 {
+			ret, ok := decl.Body.List[0].(*ast.ReturnStmt)
+			if !ok || len(ret.Results) != 1 {
+				return nil, false
+			}
+			inner := env{}
+			sig := fn.Type().(*types.Signature)
+			if sig.Params().Len() != len(e.Args) || sig.Variadic() {
+				return nil, false
+			}
+			for i, a := range e.Args {
+				v, ok := p.eval(a, bind, depth+1)
+				if !ok {
+					continue // the parameter may be unused
+				}
+				inner[sig.Params().At(i)] = v
+			}
+			return p.eval(ret.Results[0], inner, depth+1)
+		}
+	}
+	// Named constants, single-assigned variables and struct literal fields.
+	if d, ok := p.fold.Int(e); ok {
+		return constant.MakeInt64(d), true
+	}
+	return nil, false
+}
+
+// singleDef returns the one expression a local variable is ever given
+// (wait := base << i), or nil.
+func (p *pkgCtx) singleDef(v *types.Var) ast.Expr {
+	if v.Parent() == nil || v.Parent() == v.Pkg().Scope() {
+		return nil
+	}
+	var def ast.Expr
+	count := 0
+	for _, f := range p.pass.Files {
+		if v.Pos() < f.Pos() || v.Pos() > f.End() {
+			continue
+		}
+		ast.Inspect(f, func(n ast.Node) bool {
+			switch n := n.(type) {
+			case *ast.AssignStmt:
+				for i, lhs := range n.Lhs {
+					if id, ok := astutil.Unparen(lhs).(*ast.Ident); ok && (p.info.Defs[id] == v || p.info.Uses[id] == v) {
+						count++
+						if len(n.Rhs) == len(n.Lhs) && n.Tok == token.DEFINE || n.Tok == token.ASSIGN && len(n.Rhs) == len(n.Lhs) {
+							def = n.Rhs[i]
+						} else {
+							def = nil
+						}
+					}
+				}
+			case *ast.IncDecStmt:
+				if id, ok := astutil.Unparen(n.X).(*ast.Ident); ok && p.info.Uses[id] == v {
+					count++
+				}
+			case *ast.UnaryExpr:
+				if id, ok := astutil.Unparen(n.X).(*ast.Ident); ok && n.Op == token.AND && p.info.Uses[id] == v {
+					count += 2
+				}
+			case *ast.ValueSpec:
+				for i, id := range n.Names {
+					if p.info.Defs[id] == v {
+						count++
+						if i < len(n.Values) {
+							def = n.Values[i]
+						}
+					}
+				}
+			}
+			return true
+		})
+	}
+	if count != 1 {
+		return nil
+	}
+	return def
+}
+
+// sliceLiteral returns the composite literal a slice variable is
+// initialised with, when the package never assigns it again.
+func (p *pkgCtx) sliceLiteral(e ast.Expr) *ast.CompositeLit {
+	var v *types.Var
+	switch x := astutil.Unparen(e).(type) {
+	case *ast.Ident:
+		v, _ = p.info.Uses[x].(*types.Var)
+	case *ast.SelectorExpr:
+		v, _ = p.info.Uses[x.Sel].(*types.Var)
+	}
+	if v == nil {
+		return nil
+	}
+	var lit *ast.CompositeLit
+	count := 0
+	for _, f := range p.pass.Files {
+		ast.Inspect(f, func(n ast.Node) bool {
+			switch n := n.(type) {
+			case *ast.ValueSpec:
+				for i, id := range n.Names {
+					if p.info.Defs[id] == v && i < len(n.Values) {
+						count++
+						lit, _ = astutil.Unparen(n.Values[i]).(*ast.CompositeLit)
+					}
+				}
+			case *ast.AssignStmt:
+				for i, lhs := range n.Lhs {
+					if id, ok := astutil.Unparen(lhs).(*ast.Ident); ok && (p.info.Defs[id] == v || p.info.Uses[id] == v) {
+						count++
+						if i < len(n.Rhs) {
+							lit, _ = astutil.Unparen(n.Rhs[i]).(*ast.CompositeLit)
+						}
+					}
+				}
+			}
+			return true
+		})
+	}
+	if count != 1 {
+		return nil
+	}
+	return lit
+}
+
+func arith(x constant.Value, op token.Token, y constant.Value, t types.Type) (v constant.Value, ok bool) {
+	defer func() {
+		if recover() != nil {
+			v, ok = nil, false
+		}
+	}()
+	switch op {
+	case token.SHL, token.SHR:
+		s, ok := constant.Uint64Val(constant.ToInt(y))
+		if !ok || s > 62 {
+			return nil, false
+		}
+		return constant.Shift(constant.ToInt(x), op, uint(s)), true
+	case token.EQL, token.NEQ, token.LSS, token.LEQ, token.GTR, token.GEQ, token.LAND, token.LOR:
+		return nil, false
+	}
+	if x.Kind() == constant.Float || y.Kind() == constant.Float {
+		x, y = constant.ToFloat(x), constant.ToFloat(y)
+	}
+	if op == token.QUO && t != nil && isIntegral(t) {
+		x, y = constant.ToInt(x), constant.ToInt(y)
+		if constant.Sign(y) == 0 {
+			return nil, false
+		}
+		return constant.BinaryOp(x, token.QUO_ASSIGN, y), true
+	}
+	v = constant.BinaryOp(x, op, y)
+	if t != nil && isIntegral(t) && v.Kind() == constant.Float {
+		f, _ := constant.Float64Val(v)
+		v = constant.MakeInt64(int64(f))
+	}
+	return v, true
+}
+
+func compare(x constant.Value, op token.Token, y constant.Value) bool {
+	if x.Kind() == constant.Float || y.Kind() == constant.Float {
+		x, y = constant.ToFloat(x), constant.ToFloat(y)
+	}
+	return constant.Compare(x, op, y)
+}
+
+func isIntegral(t types.Type) bool {
+	b, ok := t.Underlying().(*types.Basic)
+	return ok && b.Info()&types.IsInteger != 0
+}
+
+func toInt64(v constant.Value) (int64, bool) {
+	if v.Kind() == constant.Float {
+		f, _ := constant.Float64Val(v)
+		return int64(f), true
+	}
+	return constant.Int64Val(constant.ToInt(v))
+}

@@ -1,0 +1,39 @@
+package retrymodel_test
+
+import (
+	"path/filepath"
+	"testing"
+
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/analysis/analysistest"
+
+	"github.com/retryvet/retryvet/internal/retrymodel"
+	"github.com/retryvet/retryvet/internal/testmod"
+)
+
+// show reports every layer the model finds with its policy, and every
+// fallback chain, so testdata can state what the model must extract.
+var show = &analysis.Analyzer{
+	Name:     "show",
+	Doc:      "report the retry model's layers",
+	Requires: []*analysis.Analyzer{retrymodel.Analyzer},
+	Run: func(pass *analysis.Pass) (any, error) {
+		res := pass.ResultOf[retrymodel.Analyzer].(*retrymodel.Result)
+		for _, l := range res.Layers {
+			pass.Reportf(l.Pos, "%s: %s", l.Name, l.Policy.String())
+		}
+		for _, f := range res.Fallbacks {
+			pass.Reportf(f.Pos, "fallback")
+		}
+		return nil, nil
+	},
+}
+
+func TestLoops(t *testing.T) {
+	dir, err := filepath.Abs("testdata")
+	if err != nil {
+		t.Fatal(err)
+	}
+	testmod.Download(t, dir)
+	analysistest.Run(t, dir, show, "./loops")
+}

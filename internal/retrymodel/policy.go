@@ -1,0 +1,963 @@
+package retrymodel
+
+import (
+	"fmt"
+	"go/ast"
+	"go/constant"
+	"go/token"
+	"go/types"
+	"strings"
+	"time"
+
+	"golang.org/x/tools/go/ast/astutil"
+	"golang.org/x/tools/go/types/typeutil"
+
+	"github.com/retryvet/retryvet/internal/durconst"
+)
+
+// maxSchedule bounds how many waits of an unbounded or long schedule are listed.
+const maxSchedule = 8
+
+// counter is the attempt counter of a loop: its variable, its value on the
+// first turn, and whether it is stepped before the waits of a turn.
+type counter struct {
+	v        *types.Var
+	start    int64
+	startOK  bool
+	stepPos  token.Pos // the increment (NoPos: the for statement's post)
+	inHeader bool
+}
+
+// loopPolicy fills l.Policy for a hand-rolled loop, goto loop or recursion.
+func (p *pkgCtx) loopPolicy(l *Layer, n ast.Node, body *ast.BlockStmt, cond ast.Expr, waits []waitSite, s *loopShape, fnNode ast.Node) {
+	pol := &l.Policy
+	ctr := p.attempts(pol, n, body, cond, s)
+
+	// Waits: fold the first wait's duration for each turn.
+	var wait *waitSite
+	for i := range waits {
+		if waits[i].dur != nil {
+			wait = &waits[i]
+			break
+		}
+	}
+	if wait != nil {
+		pol.WaitPos = wait.node.Pos()
+		p.schedule(pol, wait, body, ctr)
+		pol.Jitter = p.jitter(wait.dur, body, fnNode)
+		if pol.Jitter == Unknown && pol.WaitsKnown {
+			pol.Jitter = No
+		}
+	} else if len(waits) == 0 {
+		pol.Schedule = "no wait between attempts"
+		pol.WaitsKnown = true
+		pol.Jitter = No
+	}
+
+	// Cancellation and the deadline.
+	pol.WaitCancellable = Yes
+	for _, w := range waits {
+		if w.cancellable != Yes {
+			pol.WaitCancellable = No
+		}
+	}
+	if len(waits) == 0 {
+		pol.WaitCancellable = Unknown
+	}
+	pol.DeadlineAware = No
+	check := func(root ast.Node) {
+		if root == nil {
+			return
+		}
+		if pos := p.deadlineCheck(root); pos.IsValid() && !pol.DeadlinePos.IsValid() {
+			pol.DeadlineAware, pol.DeadlinePos = Yes, pos
+		}
+	}
+	if cond != nil {
+		check(cond)
+	}
+	check(body)
+	pol.Guard = p.guard(body, wait)
+
+	// The retry's own overall limit: a context.WithTimeout in the function
+	// before the loop, whose context the loop uses.
+	pol.MaxElapsed = p.enclosingTimeout(l, fnNode)
+	pol.PerAttempt = p.bodyTimeout(body)
+
+	if pos := p.retryAfterPos(body); pos.IsValid() {
+		pol.RetryAfter, pol.RetryAfterPos = Yes, pos
+	} else {
+		pol.RetryAfter = No
+	}
+	pol.Decisions = s.decide
+	if s.class != nil {
+		pol.Classifier = s.class
+		ast.Inspect(s.class, func(m ast.Node) bool {
+			if call, ok := m.(*ast.CallExpr); ok && pol.ClassifierFunc == nil {
+				if fn := typeutil.StaticCallee(p.info, call); fn != nil && fn.Pkg() != nil && fn.Pkg().Path() != "errors" {
+					pol.ClassifierFunc = fn
+				}
+			}
+			return pol.ClassifierFunc == nil
+		})
+	}
+}
+
+// attempts finds the attempt bound: the for clause, range n, or a counter
+// test in the body that gives up.
+func (p *pkgCtx) attempts(pol *Policy, n ast.Node, body *ast.BlockStmt, cond ast.Expr, s *loopShape) *counter {
+	switch n := n.(type) {
+	case *ast.RangeStmt:
+		c := &counter{start: 0, startOK: true, inHeader: true}
+		if id, ok := n.Key.(*ast.Ident); ok {
+			c.v = p.identVar(id)
+		}
+		if v, ok := p.fold.Int(n.X); ok {
+			pol.Attempts = Value{Set: true, Known: true, N: v, Pos: n.X.Pos()}
+		} else {
+			pol.Attempts = Value{Set: true, Pos: n.X.Pos()}
+		}
+		return c
+	case *ast.ForStmt:
+		if c, ok := p.headerCounter(pol, n); ok {
+			return c
+		}
+	}
+	// for {} / for err != nil / goto / recursion: a counter tested in the body.
+	if c, ok := p.bodyCounter(pol, body, cond, s); ok {
+		return c
+	}
+	pol.Attempts = Value{Set: true, Known: true, N: 0} // unbounded
+	return nil
+}
+
+// headerCounter reads `for i := a; i < N; i++` (also <=, and N > i).
+func (p *pkgCtx) headerCounter(pol *Policy, f *ast.ForStmt) (*counter, bool) {
+	if f.Cond == nil {
+		return nil, false
+	}
+	var cmp *ast.BinaryExpr
+	ast.Inspect(f.Cond, func(n ast.Node) bool {
+		if b, ok := n.(*ast.BinaryExpr); ok && cmp == nil {
+			switch b.Op {
+			case token.LSS, token.LEQ, token.GTR, token.GEQ:
+				cmp = b
+				return false
+			}
+		}
+		return true
+	})
+	if cmp == nil {
+		return nil, false
+	}
+	id, bound, op := counterSide(cmp)
+	if id == nil {
+		return nil, false
+	}
+	v := p.identVar(id)
+	if v == nil {
+		return nil, false
+	}
+	c := &counter{v: v, inHeader: true}
+	c.start, c.startOK = p.initialValue(v, f.Init)
+	pol.Attempts = Value{Set: true, Pos: bound.Pos()}
+	if n, ok := p.fold.Int(bound); ok && c.startOK {
+		total := n - c.start
+		if op == token.LEQ {
+			total++
+		}
+		if total < 0 {
+			total = 0
+		}
+		pol.Attempts.Known, pol.Attempts.N = true, total
+		if p.opBeforeLoop(f, v) {
+			pol.Attempts.N++ // err := op(); for err != nil && i < n { ... }
+		}
+	}
+	return c, true
+}
+
+// counterSide returns the counter, the bound and the comparison with the
+// counter on the left (i < N).
+func counterSide(b *ast.BinaryExpr) (*ast.Ident, ast.Expr, token.Token) {
+	if id, ok := astutil.Unparen(b.X).(*ast.Ident); ok {
+		return id, b.Y, b.Op
+	}
+	if id, ok := astutil.Unparen(b.Y).(*ast.Ident); ok {
+		switch b.Op {
+		case token.GTR:
+			return id, b.X, token.LSS
+		case token.GEQ:
+			return id, b.X, token.LEQ
+		}
+	}
+	return nil, nil, 0
+}
+
+// initialValue finds the counter's value before the first turn: in the
+// for clause's init, or its declaration.
+func (p *pkgCtx) initialValue(v *types.Var, init ast.Stmt) (int64, bool) {
+	if as, ok := init.(*ast.AssignStmt); ok {
+		for i, lhs := range as.Lhs {
+			if id, ok := lhs.(*ast.Ident); ok && p.identVar(id) == v && i < len(as.Rhs) {
+				return p.fold.Int(as.Rhs[i])
+			}
+		}
+	}
+	return p.declValue(v)
+}
+
+// declValue folds the value a local is declared with (attempt := 0).
+func (p *pkgCtx) declValue(v *types.Var) (int64, bool) {
+	var val ast.Expr
+	for _, f := range p.pass.Files {
+		if v.Pos() < f.Pos() || v.Pos() > f.End() {
+			continue
+		}
+		path, _ := astutil.PathEnclosingInterval(f, v.Pos(), v.Pos())
+		for _, n := range path {
+			switch n := n.(type) {
+			case *ast.AssignStmt:
+				for i, lhs := range n.Lhs {
+					if id, ok := lhs.(*ast.Ident); ok && p.info.Defs[id] == v && i < len(n.Rhs) && len(n.Rhs) == len(n.Lhs) {
+						val = n.Rhs[i]
+					}
+				}
+			case *ast.ValueSpec:
+				for i, id := range n.Names {
+					if p.info.Defs[id] == v {
+						if i < len(n.Values) {
+							val = n.Values[i]
+						} else {
+							return 0, true // var attempt int
+						}
+					}
+				}
+			}
+			if val != nil {
+				break
+			}
+		}
+	}
+	if val == nil {
+		return 0, false
+	}
+	return p.fold.Int(val)
+}
+
+// opBeforeLoop reports `err := op(); for err != nil ...`: the first attempt
+// runs before the loop, which then counts only retries.
+func (p *pkgCtx) opBeforeLoop(f *ast.ForStmt, ctr *types.Var) bool {
+	found := false
+	ast.Inspect(f.Cond, func(n ast.Node) bool {
+		if id, ok := n.(*ast.Ident); ok {
+			if v := p.identVar(id); v != nil && isErrorType(v.Type()) {
+				found = true
+			}
+		}
+		return true
+	})
+	return found
+}
+
+// bodyCounter reads `if attempt >= max { return err }` in the body, with
+// attempt stepped once a turn.
+func (p *pkgCtx) bodyCounter(pol *Policy, body *ast.BlockStmt, cond ast.Expr, s *loopShape) (*counter, bool) {
+	var found *counter
+	ast.Inspect(body, func(n ast.Node) bool {
+		if found != nil {
+			return false
+		}
+		ifs, ok := n.(*ast.IfStmt)
+		if !ok {
+			return true
+		}
+		b, ok := astutil.Unparen(ifs.Cond).(*ast.BinaryExpr)
+		if !ok {
+			return true
+		}
+		if b.Op == token.LAND || b.Op == token.LOR {
+			// `err != nil && attempt < max` in a goto loop: look inside.
+			for _, side := range []ast.Expr{b.X, b.Y} {
+				if sb, ok := astutil.Unparen(side).(*ast.BinaryExpr); ok {
+					if c := p.counterTest(pol, sb, ifs, body); c != nil {
+						found = c
+						return false
+					}
+				}
+			}
+			return true
+		}
+		if c := p.counterTest(pol, b, ifs, body); c != nil {
+			found = c
+		}
+		return true
+	})
+	return found, found != nil
+}
+
+func (p *pkgCtx) counterTest(pol *Policy, b *ast.BinaryExpr, ifs *ast.IfStmt, body *ast.BlockStmt) *counter {
+	id, bound, op := counterSide(b)
+	if id == nil {
+		return nil
+	}
+	v := p.identVar(id)
+	if v == nil || !isIntegral(v.Type()) {
+		return nil
+	}
+	step := p.stepOf(v, body)
+	if !step.IsValid() {
+		return nil
+	}
+	c := &counter{v: v, stepPos: step}
+	c.start, c.startOK = p.declValue(v)
+	if !c.startOK {
+		if _, isParam := paramIndex(p, v); isParam {
+			c.start, c.startOK = 0, false
+		}
+	}
+	pol.Attempts = Value{Set: true, Pos: bound.Pos()}
+	n, ok := p.fold.Int(bound)
+	if !ok || !c.startOK {
+		return c
+	}
+	stepBefore := step < ifs.Pos()
+	leaves := p.blockLeavesAny(ifs.Body)
+	// The counter's value when the test runs on turn k (1-based).
+	at := func(k int64) int64 {
+		if stepBefore {
+			return c.start + k
+		}
+		return c.start + k - 1
+	}
+	// Find the first turn on which the test gives up (leaves) or lets the
+	// retry go on (continue/goto).
+	var total int64
+	for k := int64(1); k <= 10000; k++ {
+		x := at(k)
+		var holds bool
+		switch op {
+		case token.LSS:
+			holds = x < n
+		case token.LEQ:
+			holds = x <= n
+		case token.GTR:
+			holds = x > n
+		case token.GEQ:
+			holds = x >= n
+		}
+		if leaves && holds || !leaves && !holds {
+			total = k
+			break
+		}
+	}
+	if total == 0 {
+		return c
+	}
+	pol.Attempts.Known, pol.Attempts.N = true, total
+	return c
+}
+
+func paramIndex(p *pkgCtx, v *types.Var) (int, bool) {
+	return 0, v.IsField()
+}
+
+// stepOf finds the statement that steps the counter once a turn.
+func (p *pkgCtx) stepOf(v *types.Var, body *ast.BlockStmt) token.Pos {
+	var pos token.Pos
+	ast.Inspect(body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.IncDecStmt:
+			if id, ok := n.X.(*ast.Ident); ok && p.identVar(id) == v && n.Tok == token.INC {
+				pos = n.Pos()
+			}
+		case *ast.AssignStmt:
+			if n.Tok == token.ADD_ASSIGN && len(n.Lhs) == 1 {
+				if id, ok := n.Lhs[0].(*ast.Ident); ok && p.identVar(id) == v {
+					pos = n.Pos()
+				}
+			}
+		case *ast.CallExpr:
+			// recursion: f(ctx, attempt+1)
+			for _, a := range n.Args {
+				if b, ok := a.(*ast.BinaryExpr); ok && b.Op == token.ADD {
+					if id, ok := b.X.(*ast.Ident); ok && p.identVar(id) == v {
+						pos = n.Pos()
+					}
+				}
+			}
+		}
+		return !pos.IsValid()
+	})
+	return pos
+}
+
+func (p *pkgCtx) blockLeavesAny(b *ast.BlockStmt) bool {
+	if len(b.List) == 0 {
+		return false
+	}
+	switch st := b.List[len(b.List)-1].(type) {
+	case *ast.ReturnStmt:
+		return true
+	case *ast.BranchStmt:
+		return st.Tok == token.BREAK
+	}
+	return false
+}
+
+// schedule folds the wait for each turn between attempts.
+func (p *pkgCtx) schedule(pol *Policy, w *waitSite, body *ast.BlockStmt, ctr *counter) {
+	nwaits := maxSchedule
+	if pol.Attempts.Known && pol.Attempts.N > 0 {
+		nwaits = int(min(pol.Attempts.N-1, maxSchedule))
+	}
+	// Variables the body grows each turn: delay *= 2, delay = min(delay*2, max).
+	grow := p.growingVars(body)
+	state := env{}
+	for v, g := range grow {
+		init, ok := p.declValue(v)
+		if !ok {
+			if d, ok := p.fold.Duration(g.initExpr); ok && g.initExpr != nil {
+				init = int64(d)
+			} else {
+				return
+			}
+		}
+		state[v] = constant.MakeInt64(init)
+	}
+	var waits []time.Duration
+	for k := 0; k < nwaits; k++ {
+		bind := env{}
+		for v, c := range state {
+			bind[v] = c
+		}
+		// Updates that run before the wait in the body take effect first.
+		for v, g := range grow {
+			if g.pos < w.node.Pos() {
+				nv, ok := p.eval(g.expr, bind, 0)
+				if !ok {
+					return
+				}
+				bind[v] = nv
+			}
+		}
+		if ctr != nil && ctr.v != nil && ctr.startOK {
+			val := ctr.start + int64(k)
+			if !ctr.inHeader && ctr.stepPos.IsValid() && ctr.stepPos < w.node.Pos() {
+				val++
+			}
+			bind[ctr.v] = constant.MakeInt64(val)
+		}
+		d, ok := p.eval(w.dur, bind, 0)
+		if !ok {
+			break
+		}
+		n, ok := toInt64(d)
+		if !ok {
+			break
+		}
+		waits = append(waits, time.Duration(n))
+		// advance the growing variables for the next turn
+		for v, g := range grow {
+			if g.pos < w.node.Pos() {
+				state[v] = bind[v]
+				continue
+			}
+			nv, ok := p.eval(g.expr, bind, 0)
+			if !ok {
+				return
+			}
+			state[v] = nv
+		}
+	}
+	if len(waits) == 0 {
+		pol.Schedule = "waits " + types.ExprString(w.dur)
+		return
+	}
+	pol.Waits = waits
+	pol.WaitsKnown = len(waits) == nwaits
+	pol.Schedule = describeSchedule(waits)
+}
+
+func describeSchedule(ws []time.Duration) string {
+	var parts []string
+	for _, w := range ws {
+		parts = append(parts, durconst.Format(w))
+	}
+	if len(ws) > 1 && allSame(ws) {
+		return "constant " + durconst.Format(ws[0])
+	}
+	return "waits " + strings.Join(parts, ", ")
+}
+
+func allSame(ws []time.Duration) bool {
+	for _, w := range ws[1:] {
+		if w != ws[0] {
+			return false
+		}
+	}
+	return true
+}
+
+type growth struct {
+	expr     ast.Expr // the new value in terms of the old
+	pos      token.Pos
+	initExpr ast.Expr
+}
+
+// growingVars finds variables declared outside the body that the body
+// updates from themselves: d *= 2, d = d * 2, d = min(d*2, max), d += step.
+func (p *pkgCtx) growingVars(body *ast.BlockStmt) map[*types.Var]growth {
+	out := make(map[*types.Var]growth)
+	p.inspectRegion(body, func(n ast.Node) bool {
+		as, ok := n.(*ast.AssignStmt)
+		if !ok || len(as.Lhs) != 1 || len(as.Rhs) != 1 {
+			return true
+		}
+		id, ok := as.Lhs[0].(*ast.Ident)
+		if !ok {
+			return true
+		}
+		v := p.identVar(id)
+		if v == nil || (body.Pos() <= v.Pos() && v.Pos() < body.End()) {
+			return true
+		}
+		if _, ok := v.Type().Underlying().(*types.Basic); !ok {
+			return true
+		}
+		var expr ast.Expr
+		switch as.Tok {
+		case token.MUL_ASSIGN, token.ADD_ASSIGN, token.SHL_ASSIGN:
+			op := map[token.Token]token.Token{token.MUL_ASSIGN: token.MUL, token.ADD_ASSIGN: token.ADD, token.SHL_ASSIGN: token.SHL}[as.Tok]
+			expr = &ast.BinaryExpr{X: id, Op: op, Y: as.Rhs[0], OpPos: as.TokPos}
+			// eval needs types for the synthetic node: record them.
+			p.info.Types[expr] = types.TypeAndValue{Type: v.Type()}
+		case token.ASSIGN:
+			uses := false
+			ast.Inspect(as.Rhs[0], func(m ast.Node) bool {
+				if mid, ok := m.(*ast.Ident); ok && p.identVar(mid) == v {
+					uses = true
+				}
+				return true
+			})
+			if !uses {
+				return true
+			}
+			expr = as.Rhs[0]
+		default:
+			return true
+		}
+		out[v] = growth{expr: expr, pos: as.Pos()}
+		return true
+	})
+	return out
+}
+
+// jitter looks for a random part in the wait expression, in the locals it
+// is computed from, and in package helpers it calls.
+func (p *pkgCtx) jitter(dur ast.Expr, body *ast.BlockStmt, fnNode ast.Node) Tri {
+	seen := make(map[ast.Node]bool)
+	var random func(e ast.Node, depth int) bool
+	random = func(e ast.Node, depth int) bool {
+		if e == nil || depth > 4 || seen[e] {
+			return false
+		}
+		seen[e] = true
+		found := false
+		ast.Inspect(e, func(n ast.Node) bool {
+			if found {
+				return false
+			}
+			switch n := n.(type) {
+			case *ast.CallExpr:
+				fn := typeutil.StaticCallee(p.info, n)
+				if fn != nil && fn.Pkg() != nil {
+					switch fn.Pkg().Path() {
+					case "math/rand", "math/rand/v2", "crypto/rand":
+						found = true
+						return false
+					}
+					if strings.Contains(strings.ToLower(fn.Name()), "jitter") {
+						found = true
+						return false
+					}
+					if d := p.res.decls[fn]; d != nil && random(d.Body, depth+1) {
+						found = true
+						return false
+					}
+				}
+				if sel, ok := n.Fun.(*ast.SelectorExpr); ok && strings.Contains(strings.ToLower(sel.Sel.Name), "jitter") {
+					found = true
+				}
+			case *ast.Ident:
+				if v := p.identVar(n); v != nil && fnNode != nil && fnNode.Pos() <= v.Pos() && v.Pos() < fnNode.End() {
+					for _, rhs := range p.assignmentsTo(v, fnNode) {
+						if random(rhs, depth+1) {
+							found = true
+							return false
+						}
+					}
+				}
+			}
+			return true
+		})
+		return found
+	}
+	if random(dur, 0) {
+		return Yes
+	}
+	return Unknown
+}
+
+// assignmentsTo returns the values assigned to a local in fn.
+func (p *pkgCtx) assignmentsTo(v *types.Var, fn ast.Node) []ast.Expr {
+	var out []ast.Expr
+	ast.Inspect(fn, func(n ast.Node) bool {
+		as, ok := n.(*ast.AssignStmt)
+		if !ok {
+			return true
+		}
+		for i, lhs := range as.Lhs {
+			if id, ok := lhs.(*ast.Ident); ok && p.identVar(id) == v {
+				if len(as.Rhs) == len(as.Lhs) {
+					out = append(out, as.Rhs[i])
+				} else if len(as.Rhs) == 1 {
+					out = append(out, as.Rhs[0])
+				}
+			}
+		}
+		return true
+	})
+	return out
+}
+
+// deadlineCheck finds a test of the caller's deadline or cancellation:
+// ctx.Err(), ctx.Done(), ctx.Deadline(), time.Until, or a cancellable wait
+// helper.
+func (p *pkgCtx) deadlineCheck(root ast.Node) token.Pos {
+	var pos token.Pos
+	ast.Inspect(root, func(n ast.Node) bool {
+		if pos.IsValid() {
+			return false
+		}
+		call, ok := n.(*ast.CallExpr)
+		if !ok {
+			return true
+		}
+		if sel, ok := call.Fun.(*ast.SelectorExpr); ok && IsContext(p.info.TypeOf(sel.X)) {
+			switch sel.Sel.Name {
+			case "Err", "Done", "Deadline":
+				pos = call.Pos()
+				return false
+			}
+		}
+		fn := typeutil.StaticCallee(p.info, call)
+		if isFunc(fn, "time", "Until") {
+			pos = call.Pos()
+			return false
+		}
+		if fn != nil {
+			if w, ok := p.waiterOf(fn); ok && w.cancellable {
+				pos = call.Pos()
+			}
+		}
+		return true
+	})
+	return pos
+}
+
+// guard finds `if remaining < wait + reserve { give up }`, where remaining
+// comes from ctx.Deadline / time.Until, in the body or in a package helper
+// the body calls with the wait.
+func (p *pkgCtx) guard(body *ast.BlockStmt, wait *waitSite) *Guard {
+	var g *Guard
+	var waitVar *types.Var
+	if wait != nil {
+		if id, ok := astutil.Unparen(wait.dur).(*ast.Ident); ok {
+			waitVar = p.identVar(id)
+		}
+	}
+	var search func(root ast.Node, fnScope ast.Node, wv *types.Var, depth int)
+	search = func(root ast.Node, fnScope ast.Node, wv *types.Var, depth int) {
+		ast.Inspect(root, func(n ast.Node) bool {
+			if g != nil || n == nil {
+				return false
+			}
+			switch n := n.(type) {
+			case *ast.BinaryExpr:
+				switch n.Op {
+				case token.LSS, token.LEQ, token.GTR, token.GEQ:
+				default:
+					return true
+				}
+				left, right := n.X, n.Y
+				if n.Op == token.GTR || n.Op == token.GEQ {
+					left, right = n.Y, n.X
+				}
+				if !p.remainingTime(left, fnScope, 0) {
+					return true
+				}
+				reserve, inclWait, ok := p.reserveOf(right, wv)
+				gd := &Guard{Pos: n.Pos(), Expr: n, IncludesWait: inclWait, Text: types.ExprString(n)}
+				if ok {
+					gd.Reserve = Value{Set: true, Known: true, D: reserve, Pos: right.Pos()}
+				} else {
+					gd.Reserve = Value{Set: true, Pos: right.Pos()}
+				}
+				g = gd
+				return false
+			case *ast.CallExpr:
+				if depth > 0 {
+					return true
+				}
+				fn := typeutil.StaticCallee(p.info, n)
+				decl := p.res.decls[fn]
+				if decl == nil || decl.Body == nil {
+					return true
+				}
+				// Map the wait argument to the helper's parameter.
+				var pv *types.Var
+				sig := fn.Type().(*types.Signature)
+				for i, a := range n.Args {
+					if id, ok := astutil.Unparen(a).(*ast.Ident); ok && wv != nil && p.identVar(id) == wv && i < sig.Params().Len() {
+						pv = sig.Params().At(i)
+					}
+				}
+				search(decl.Body, decl, pv, depth+1)
+			}
+			return true
+		})
+	}
+	search(body, body, waitVar, 0)
+	if g == nil {
+		// The guard may sit in the enclosing function, before the wait but
+		// outside the body (rare); not searched.
+		return nil
+	}
+	return g
+}
+
+// remainingTime reports whether e is the time left before a deadline:
+// time.Until(d), d.Sub(time.Now()), or a local assigned one of those.
+func (p *pkgCtx) remainingTime(e ast.Expr, scope ast.Node, depth int) bool {
+	if depth > 3 {
+		return false
+	}
+	e = astutil.Unparen(e)
+	switch e := e.(type) {
+	case *ast.CallExpr:
+		fn := typeutil.StaticCallee(p.info, e)
+		if isFunc(fn, "time", "Until") {
+			return true
+		}
+		if fn != nil && fn.Name() == "Sub" && len(e.Args) == 1 {
+			if c, ok := astutil.Unparen(e.Args[0]).(*ast.CallExpr); ok && isFunc(typeutil.StaticCallee(p.info, c), "time", "Now") {
+				return true
+			}
+		}
+	case *ast.Ident:
+		v := p.identVar(e)
+		if v == nil {
+			return false
+		}
+		for _, rhs := range p.assignmentsTo(v, p.funcScope(scope)) {
+			if p.remainingTime(rhs, scope, depth+1) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// funcScope widens a region to its enclosing function declaration.
+func (p *pkgCtx) funcScope(n ast.Node) ast.Node {
+	for _, f := range p.pass.Files {
+		if n.Pos() < f.Pos() || n.Pos() > f.End() {
+			continue
+		}
+		path, _ := astutil.PathEnclosingInterval(f, n.Pos(), n.End())
+		for _, m := range path {
+			if fd, ok := m.(*ast.FuncDecl); ok {
+				return fd
+			}
+		}
+	}
+	return n
+}
+
+// reserveOf splits `wait + reserve` into its constant part; inclWait says
+// whether the wait variable was one of the terms.
+func (p *pkgCtx) reserveOf(e ast.Expr, wait *types.Var) (time.Duration, bool, bool) {
+	if d, ok := p.fold.Duration(e); ok {
+		return d, false, true
+	}
+	b, ok := astutil.Unparen(e).(*ast.BinaryExpr)
+	if !ok || b.Op != token.ADD {
+		return 0, false, false
+	}
+	isWait := func(x ast.Expr) bool {
+		id, ok := astutil.Unparen(x).(*ast.Ident)
+		if !ok {
+			return false
+		}
+		v := p.identVar(id)
+		return v != nil && (v == wait || wait == nil && isDuration(v.Type()))
+	}
+	if isWait(b.X) {
+		d, ok := p.fold.Duration(b.Y)
+		return d, true, ok
+	}
+	if isWait(b.Y) {
+		d, ok := p.fold.Duration(b.X)
+		return d, true, ok
+	}
+	return 0, false, false
+}
+
+func isDuration(t types.Type) bool {
+	n, ok := types.Unalias(t).(*types.Named)
+	return ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == "time" && n.Obj().Name() == "Duration"
+}
+
+// enclosingTimeout finds ctx, cancel := context.WithTimeout(parent, d) in
+// the layer's function before the layer, when the layer's context is ctx.
+func (p *pkgCtx) enclosingTimeout(l *Layer, fnNode ast.Node) Value {
+	id, ok := astutil.Unparen(l.Context).(*ast.Ident)
+	if !ok || fnNode == nil {
+		return Value{}
+	}
+	v := p.identVar(id)
+	// A per-attempt context made in the body: look at its parent.
+	if l.Body != nil {
+		ast.Inspect(l.Body, func(n ast.Node) bool {
+			as, ok := n.(*ast.AssignStmt)
+			if !ok || len(as.Rhs) != 1 || len(as.Lhs) == 0 {
+				return true
+			}
+			if lid, ok := as.Lhs[0].(*ast.Ident); ok && p.identVar(lid) == v {
+				if call, ok := astutil.Unparen(as.Rhs[0]).(*ast.CallExpr); ok && len(call.Args) > 0 && IsContext(p.info.TypeOf(call.Args[0])) {
+					if pid, ok := astutil.Unparen(call.Args[0]).(*ast.Ident); ok {
+						v = p.identVar(pid)
+					}
+				}
+			}
+			return true
+		})
+	}
+	var out Value
+	ast.Inspect(fnNode, func(n ast.Node) bool {
+		as, ok := n.(*ast.AssignStmt)
+		if !ok || as.Pos() > l.Pos || len(as.Rhs) != 1 || len(as.Lhs) == 0 {
+			return true
+		}
+		lid, ok := as.Lhs[0].(*ast.Ident)
+		if !ok || p.identVar(lid) != v {
+			return true
+		}
+		if d, pos, ok := p.timeoutCall(as.Rhs[0]); ok {
+			out = d
+			out.Pos = pos
+		}
+		return true
+	})
+	return out
+}
+
+// timeoutCall reads context.WithTimeout(parent, d) and
+// context.WithDeadline(parent, time.Now().Add(d)).
+func (p *pkgCtx) timeoutCall(e ast.Expr) (Value, token.Pos, bool) {
+	call, ok := astutil.Unparen(e).(*ast.CallExpr)
+	if !ok {
+		return Value{}, token.NoPos, false
+	}
+	fn := typeutil.StaticCallee(p.info, call)
+	if fn == nil || fn.Pkg() == nil || fn.Pkg().Path() != "context" || len(call.Args) < 2 {
+		return Value{}, token.NoPos, false
+	}
+	var dur ast.Expr
+	switch fn.Name() {
+	case "WithTimeout", "WithTimeoutCause":
+		dur = call.Args[1]
+	case "WithDeadline", "WithDeadlineCause":
+		if c, ok := astutil.Unparen(call.Args[1]).(*ast.CallExpr); ok {
+			if sel, ok := c.Fun.(*ast.SelectorExpr); ok && sel.Sel.Name == "Add" && len(c.Args) == 1 {
+				if now, ok := astutil.Unparen(sel.X).(*ast.CallExpr); ok && isFunc(typeutil.StaticCallee(p.info, now), "time", "Now") {
+					dur = c.Args[0]
+				}
+			}
+		}
+		if dur == nil {
+			return Value{Set: true}, call.Pos(), true
+		}
+	default:
+		return Value{}, token.NoPos, false
+	}
+	if d, ok := p.fold.Duration(dur); ok {
+		return Value{Set: true, Known: true, D: d}, call.Pos(), true
+	}
+	return Value{Set: true}, call.Pos(), true
+}
+
+// bodyTimeout finds a per-attempt context.WithTimeout inside the body.
+func (p *pkgCtx) bodyTimeout(body *ast.BlockStmt) Value {
+	var out Value
+	p.inspectRegion(body, func(n ast.Node) bool {
+		if out.Set {
+			return false
+		}
+		if call, ok := n.(*ast.CallExpr); ok {
+			if v, pos, ok := p.timeoutCall(call); ok {
+				out = v
+				out.Pos = pos
+			}
+		}
+		return true
+	})
+	return out
+}
+
+// String renders a policy for tests and debugging.
+func (pol *Policy) String() string {
+	var parts []string
+	a := pol.Attempts
+	switch {
+	case a.Known && a.N == 0:
+		parts = append(parts, "attempts=unbounded")
+	case a.Known:
+		parts = append(parts, fmt.Sprintf("attempts=%d", a.N))
+	case a.Set:
+		parts = append(parts, "attempts=?")
+	}
+	if len(pol.Waits) > 0 {
+		var ws []string
+		for _, w := range pol.Waits {
+			ws = append(ws, durconst.Format(w))
+		}
+		parts = append(parts, "waits="+strings.Join(ws, ","))
+	}
+	parts = append(parts, "jitter="+pol.Jitter.String(), "deadline="+pol.DeadlineAware.String(), "cancellable="+pol.WaitCancellable.String(), "retryafter="+pol.RetryAfter.String())
+	if pol.Guard != nil {
+		if pol.Guard.Reserve.Known {
+			r := "guard=" + durconst.Format(pol.Guard.Reserve.D)
+			if pol.Guard.IncludesWait {
+				r = "guard=wait+" + durconst.Format(pol.Guard.Reserve.D)
+			}
+			parts = append(parts, r)
+		} else {
+			parts = append(parts, "guard=?")
+		}
+	}
+	if pol.MaxElapsed.Known {
+		parts = append(parts, "maxelapsed="+durconst.Format(pol.MaxElapsed.D))
+	}
+	if pol.PerAttempt.Known {
+		parts = append(parts, "perattempt="+durconst.Format(pol.PerAttempt.D))
+	}
+	if pol.Classifier != nil {
+		parts = append(parts, "classifier")
+	}
+	if pol.Assumed {
+		parts = append(parts, "assumed")
+	}
+	return strings.Join(parts, " ")
+}

@@ -1,0 +1,341 @@
+package retrymodel
+
+import (
+	"go/ast"
+	"go/constant"
+	"go/token"
+	"go/types"
+	"strings"
+
+	"golang.org/x/tools/go/ast/astutil"
+	"golang.org/x/tools/go/types/typeutil"
+)
+
+// waitInfo describes a package function that waits for a duration it is
+// given: func sleepCtx(ctx context.Context, d time.Duration) error.
+type waitInfo struct {
+	arg         int
+	cancellable bool
+}
+
+// A waitSite is one place a retry region waits.
+type waitSite struct {
+	node        ast.Node // the call, receive or select
+	dur         ast.Expr // the duration waited, when visible
+	cancellable Tri      // No for time.Sleep, Yes for a select with ctx.Done
+	ticker      bool     // a ticker or time.Tick: the loop polls, it does not retry
+}
+
+// waitsIn returns the waits of a region, without descending into nested
+// loops (their waits are theirs) or closures that are not called in place.
+func (p *pkgCtx) waitsIn(root ast.Node) []waitSite {
+	var out []waitSite
+	inSelect := make(map[ast.Node]bool)
+	p.inspectRegion(root, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.SelectStmt:
+			w, ok := p.selectWait(n)
+			if ok {
+				out = append(out, w)
+			}
+			ast.Inspect(n, func(m ast.Node) bool {
+				if m != nil {
+					inSelect[m] = true
+				}
+				return true
+			})
+		case *ast.UnaryExpr:
+			if n.Op == token.ARROW && !inSelect[n] {
+				if w, ok := p.recvWait(n.X); ok {
+					w.node = n
+					out = append(out, w)
+				}
+			}
+		case *ast.CallExpr:
+			if inSelect[n] {
+				return true
+			}
+			fn := typeutil.StaticCallee(p.info, n)
+			if fn == nil {
+				return true
+			}
+			if isFunc(fn, "time", "Sleep") && len(n.Args) == 1 {
+				out = append(out, waitSite{node: n, dur: n.Args[0], cancellable: No})
+				return true
+			}
+			if w, ok := p.waiterOf(fn); ok && w.arg < len(n.Args) {
+				c := No
+				if w.cancellable {
+					c = Yes
+				}
+				out = append(out, waitSite{node: n, dur: n.Args[w.arg], cancellable: c})
+			}
+		}
+		return true
+	})
+	return out
+}
+
+// inspectRegion walks root, skipping nested loops and closures that are not
+// invoked where they are written.
+func (p *pkgCtx) inspectRegion(root ast.Node, f func(ast.Node) bool) {
+	var called map[*ast.FuncLit]bool
+	ast.Inspect(root, func(n ast.Node) bool {
+		if n == nil {
+			return false
+		}
+		if n != root {
+			switch n := n.(type) {
+			case *ast.ForStmt, *ast.RangeStmt:
+				return false
+			case *ast.CallExpr:
+				if lit, ok := astutil.Unparen(n.Fun).(*ast.FuncLit); ok {
+					if called == nil {
+						called = make(map[*ast.FuncLit]bool)
+					}
+					called[lit] = true
+				}
+			case *ast.FuncLit:
+				if !called[n] {
+					return false
+				}
+			}
+		}
+		return f(n)
+	})
+}
+
+// selectWait recognises a select that waits: a timer case, optionally
+// with a ctx.Done case that makes it cancellable.
+func (p *pkgCtx) selectWait(s *ast.SelectStmt) (waitSite, bool) {
+	var w waitSite
+	found, done := false, false
+	for _, c := range s.Body.List {
+		cc, ok := c.(*ast.CommClause)
+		if !ok || cc.Comm == nil {
+			continue
+		}
+		var recv ast.Expr
+		switch comm := cc.Comm.(type) {
+		case *ast.ExprStmt:
+			recv = comm.X
+		case *ast.AssignStmt:
+			if len(comm.Rhs) == 1 {
+				recv = comm.Rhs[0]
+			}
+		}
+		u, ok := astutil.Unparen(recv).(*ast.UnaryExpr)
+		if !ok || u.Op != token.ARROW {
+			continue
+		}
+		if p.isDoneChan(u.X) {
+			done = true
+			continue
+		}
+		if rw, ok := p.recvWait(u.X); ok {
+			w, found = rw, true
+		}
+	}
+	if !found {
+		return waitSite{}, false
+	}
+	w.node = s
+	if done {
+		w.cancellable = Yes
+	} else {
+		w.cancellable = No
+	}
+	return w, true
+}
+
+// recvWait recognises a channel that fires after a duration:
+// time.After(d), t.C of a time.NewTimer(d), a ticker's C or time.Tick.
+func (p *pkgCtx) recvWait(ch ast.Expr) (waitSite, bool) {
+	ch = astutil.Unparen(ch)
+	if call, ok := ch.(*ast.CallExpr); ok {
+		fn := typeutil.StaticCallee(p.info, call)
+		switch {
+		case isFunc(fn, "time", "After") && len(call.Args) == 1:
+			return waitSite{dur: call.Args[0], cancellable: No}, true
+		case isFunc(fn, "time", "Tick"):
+			return waitSite{ticker: true}, true
+		}
+		return waitSite{}, false
+	}
+	sel, ok := ch.(*ast.SelectorExpr)
+	if !ok || sel.Sel.Name != "C" {
+		return waitSite{}, false
+	}
+	named, ok := deref(p.info.TypeOf(sel.X)).(*types.Named)
+	if !ok || named.Obj().Pkg() == nil || named.Obj().Pkg().Path() != "time" {
+		return waitSite{}, false
+	}
+	switch named.Obj().Name() {
+	case "Ticker":
+		return waitSite{ticker: true}, true
+	case "Timer":
+		w := waitSite{cancellable: No}
+		if id, ok := astutil.Unparen(sel.X).(*ast.Ident); ok {
+			w.dur = p.timerDuration(id)
+		}
+		return w, true
+	}
+	return waitSite{}, false
+}
+
+// timerDuration finds d in t := time.NewTimer(d) (or t.Reset(d)).
+func (p *pkgCtx) timerDuration(id *ast.Ident) ast.Expr {
+	v, _ := p.info.Uses[id].(*types.Var)
+	if v == nil {
+		return nil
+	}
+	var dur ast.Expr
+	for _, f := range p.pass.Files {
+		if f.Pos() > v.Pos() || v.Pos() > f.End() {
+			continue
+		}
+		ast.Inspect(f, func(n ast.Node) bool {
+			as, ok := n.(*ast.AssignStmt)
+			if !ok || len(as.Lhs) != 1 || len(as.Rhs) != 1 {
+				return true
+			}
+			lid, ok := as.Lhs[0].(*ast.Ident)
+			if !ok || (p.info.Defs[lid] != v && p.info.Uses[lid] != v) {
+				return true
+			}
+			if call, ok := as.Rhs[0].(*ast.CallExpr); ok && isFunc(typeutil.StaticCallee(p.info, call), "time", "NewTimer") && len(call.Args) == 1 {
+				dur = call.Args[0]
+			}
+			return true
+		})
+	}
+	return dur
+}
+
+// isDoneChan reports whether e is ctx.Done() for a context.
+func (p *pkgCtx) isDoneChan(e ast.Expr) bool {
+	call, ok := astutil.Unparen(e).(*ast.CallExpr)
+	if !ok {
+		return false
+	}
+	sel, ok := call.Fun.(*ast.SelectorExpr)
+	return ok && sel.Sel.Name == "Done" && IsContext(p.info.TypeOf(sel.X))
+}
+
+func (p *pkgCtx) waiterOf(fn *types.Func) (waitInfo, bool) {
+	fn = fn.Origin()
+	if w, ok := p.waiter[fn]; ok {
+		return w, true
+	}
+	if fn.Pkg() != p.pass.Pkg {
+		var f FuncFact
+		if p.pass.ImportObjectFact(fn, &f) && f.Waiter {
+			return waitInfo{arg: f.WaitArg, cancellable: f.Cancellable}, true
+		}
+	}
+	return waitInfo{}, false
+}
+
+// indexHelpers finds the package's sleep helpers and Retry-After readers.
+func (p *pkgCtx) indexHelpers() {
+	p.waiter = make(map[*types.Func]waitInfo)
+	p.raFunc = make(map[*types.Func]bool)
+	for fn, decl := range p.res.decls {
+		if decl.Body == nil {
+			continue
+		}
+		sig := fn.Type().(*types.Signature)
+		// A sleep helper waits, outside any loop, for a duration parameter.
+		for _, w := range p.waitsIn(decl.Body) {
+			if w.ticker || w.dur == nil {
+				continue
+			}
+			id, ok := astutil.Unparen(w.dur).(*ast.Ident)
+			if !ok {
+				continue
+			}
+			for i := 0; i < sig.Params().Len(); i++ {
+				if p.info.Uses[id] == sig.Params().At(i) {
+					p.waiter[fn] = waitInfo{arg: i, cancellable: w.cancellable == Yes}
+				}
+			}
+		}
+		if p.mentionsRetryAfter(decl.Body) {
+			p.raFunc[fn] = true
+		}
+	}
+	// Retry-After readers, through calls in the package and imported facts.
+	for changed := true; changed; {
+		changed = false
+		for fn, decl := range p.res.decls {
+			if p.raFunc[fn] || decl.Body == nil {
+				continue
+			}
+			ast.Inspect(decl.Body, func(n ast.Node) bool {
+				if call, ok := n.(*ast.CallExpr); ok && p.callReadsRetryAfter(call) {
+					p.raFunc[fn], changed = true, true
+					return false
+				}
+				return true
+			})
+		}
+	}
+}
+
+func (p *pkgCtx) callReadsRetryAfter(call *ast.CallExpr) bool {
+	fn := typeutil.StaticCallee(p.info, call)
+	if fn == nil {
+		return false
+	}
+	fn = fn.Origin()
+	if fn.Pkg() == p.pass.Pkg {
+		return p.raFunc[fn]
+	}
+	var f FuncFact
+	return p.pass.ImportObjectFact(fn, &f) && f.RetryAfter
+}
+
+// mentionsRetryAfter reports a "Retry-After" or "retry-after-ms" string in n.
+func (p *pkgCtx) mentionsRetryAfter(n ast.Node) bool {
+	return p.retryAfterPos(n).IsValid()
+}
+
+func (p *pkgCtx) retryAfterPos(n ast.Node) token.Pos {
+	var pos token.Pos
+	ast.Inspect(n, func(m ast.Node) bool {
+		if pos.IsValid() {
+			return false
+		}
+		e, ok := m.(ast.Expr)
+		if !ok {
+			return true
+		}
+		if tv, ok := p.info.Types[e]; ok && tv.Value != nil && tv.Value.Kind() == constant.String {
+			s := strings.ToLower(constant.StringVal(tv.Value))
+			if s == "retry-after" || s == "retry-after-ms" || s == "x-ratelimit-reset" || s == "x-ratelimit-reset-requests" {
+				pos = e.Pos()
+			}
+			return false
+		}
+		if call, ok := m.(*ast.CallExpr); ok && p.callReadsRetryAfter(call) {
+			pos = call.Pos()
+			return false
+		}
+		return true
+	})
+	return pos
+}
+
+func isFunc(fn *types.Func, pkg, name string) bool {
+	return fn != nil && fn.Pkg() != nil && fn.Pkg().Path() == pkg && fn.Name() == name
+}
+
+func deref(t types.Type) types.Type {
+	if t == nil {
+		return nil
+	}
+	if p, ok := t.Underlying().(*types.Pointer); ok {
+		return types.Unalias(p.Elem())
+	}
+	return types.Unalias(t)
+}
