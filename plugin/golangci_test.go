@@ -74,31 +74,19 @@ func TestGolangciLint(t *testing.T) {
 		t.Fatal("the standalone driver finds nothing on testdata/suite")
 	}
 
+	// The documented configurations, as users copy them.
+	docs := filepath.Join(repo, "docs", "golangci")
+	checkCustomGCL(t, filepath.Join(docs, ".custom-gcl.yml"))
+
 	t.Run("suite", func(t *testing.T) {
-		cfg := `version: "2"
-linters:
-  default: none
-  enable:
-    - retryvet
-  settings:
-    custom:
-      retryvet:
-        type: module
-        description: retry and deadline analyzers (retryvet)
-        original-url: github.com/retryvet/retryvet
-        settings:
-          p99: 30s
-issues:
-  max-issues-per-linter: 0
-  max-same-issues: 0
-  uniq-by-line: false
-`
-		issues := runGCL(t, gcl, suite, work, cfg)
+		issues := runGCL(t, gcl, suite, work, filepath.Join(docs, ".golangci.yml"))
 		var got []string
 		for _, is := range issues {
 			if is.FromLinter != Name {
-				t.Errorf("issue from linter %q, want %q: %s", is.FromLinter, Name, is.Text)
-				continue
+				if slices.Contains(Names, is.FromLinter) {
+					t.Errorf("issue from linter %q, want %q: %s", is.FromLinter, Name, is.Text)
+				}
+				continue // a standard linter on the testdata
 			}
 			// One linter with several analyzers: golangci-lint writes
 			// "ANALYZER: message".
@@ -113,25 +101,39 @@ issues:
 	})
 
 	t.Run("per-analyzer", func(t *testing.T) {
-		var enable, custom strings.Builder
-		for _, a := range analyzers.All() {
-			fmt.Fprintf(&enable, "    - %s\n", a.Name)
-			fmt.Fprintf(&custom, "      %s:\n        type: module\n        settings:\n          p99: 30s\n", a.Name)
-		}
-		if enable.Len() == 0 {
-			t.Skip("no analyzers yet")
-		}
-		cfg := "version: \"2\"\nlinters:\n  default: none\n  enable:\n" + enable.String() +
-			"  settings:\n    custom:\n" + custom.String() +
-			"issues:\n  max-issues-per-linter: 0\n  max-same-issues: 0\n  uniq-by-line: false\n"
-		issues := runGCL(t, gcl, suite, work, cfg)
+		issues := runGCL(t, gcl, suite, work, filepath.Join(docs, ".golangci.per-analyzer.yml"))
 		var got []string
 		for _, is := range issues {
+			if is.FromLinter == Name {
+				t.Errorf("issue from the suite linter in the per-analyzer configuration: %s", is.Text)
+			}
+			if !slices.Contains(Names, is.FromLinter) {
+				continue // a standard linter on the testdata
+			}
 			// The linter is the analyzer: the text is the bare message.
 			got = append(got, finding(is.FromLinter, is.Pos.Filename, is.Pos.Line, is.Text))
 		}
 		compare(t, got, want)
 	})
+}
+
+// checkCustomGCL checks the documented .custom-gcl.yml against what the test
+// builds: the same golangci-lint version and the plugin's import path.
+func checkCustomGCL(t *testing.T, path string) {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, line := range []string{
+		"version: " + golangciVersion,
+		"  - module: github.com/retryvet/retryvet",
+		"    import: github.com/retryvet/retryvet/plugin",
+	} {
+		if !slices.Contains(strings.Split(string(data), "\n"), line) {
+			t.Errorf("%s has no line %q", path, line)
+		}
+	}
 }
 
 func buildCustomGCL(t *testing.T, repo, work string) string {
@@ -176,10 +178,8 @@ type gclIssue struct {
 	}
 }
 
-func runGCL(t *testing.T, gcl, suite, work, cfg string) []gclIssue {
+func runGCL(t *testing.T, gcl, suite, work, cfgPath string) []gclIssue {
 	t.Helper()
-	cfgPath := filepath.Join(work, strings.ReplaceAll(t.Name(), "/", "_")+".golangci.yml")
-	write(t, cfgPath, cfg)
 	cmd := exec.Command(gcl, "run", "--config", cfgPath, "--output.json.path", "stdout", "--show-stats=false", "./...")
 	cmd.Dir = suite
 	cmd.Env = append(os.Environ(), "GOWORK=off", "GOLANGCI_LINT_CACHE="+filepath.Join(work, "gcl-cache"))
