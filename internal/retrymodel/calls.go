@@ -1,9 +1,696 @@
 package retrymodel
 
-import "go/ast"
+import (
+	"go/ast"
+	"go/token"
+	"go/types"
+	"strings"
+	"sync"
+	"time"
+
+	"golang.org/x/tools/go/ast/astutil"
+	"golang.org/x/tools/go/types/typeutil"
+
+	"github.com/retryvet/retryvet/internal/durconst"
+)
+
+// Import paths of the retry libraries, retrying clients and SDKs the model
+// knows. Versions whose defaults are encoded here are cited where the
+// defaults are (library.go, client.go, sdk.go).
+const (
+	pkgBackoffV4     = "github.com/cenkalti/backoff/v4"
+	pkgBackoffV5     = "github.com/cenkalti/backoff/v5"
+	pkgRetryGo       = "github.com/avast/retry-go/v4"
+	pkgGoRetry       = "github.com/sethvargo/go-retry"
+	pkgRetryableHTTP = "github.com/hashicorp/go-retryablehttp"
+	pkgK8sRetry      = "k8s.io/client-go/util/retry"
+	pkgK8sWait       = "k8s.io/apimachinery/pkg/util/wait"
+	pkgOpenAI        = "github.com/openai/openai-go/v3"
+	pkgAnthropic     = "github.com/anthropics/anthropic-sdk-go"
+	pkgAnthropicV2   = "github.com/anthropics/anthropic-sdk-go/v2"
+	pkgAWS           = "github.com/aws/aws-sdk-go-v2"
+)
 
 // callLayer recognises a call that is itself a retry layer: a retry
 // library, a retrying HTTP client, an SDK that retries by default.
-func (p *pkgCtx) callLayer(call *ast.CallExpr, fnNode ast.Node, stack []ast.Node) *Layer {
-	return nil // filled in by library.go / sdk.go
+//
+// Calls into any other package return at once (the fast path). Calls that
+// only build a policy (backoff.NewExponentialBackOff, retry.Attempts,
+// retryablehttp.NewClient, retryablehttp.NewRequest, openai.NewClient) are
+// not layers: the layer is the call that runs the operation.
+func (pc *pkgCtx) callLayer(call *ast.CallExpr, fnNode ast.Node, stack []ast.Node) *Layer {
+	fn, _ := typeutil.Callee(pc.info, call).(*types.Func)
+	if fn == nil || fn.Pkg() == nil {
+		return nil
+	}
+	fn = fn.Origin()
+	path := fn.Pkg().Path()
+	if !knownPath(path) {
+		return nil
+	}
+	p := &callCtx{pkgCtx: pc, stack: stack}
+	var l *Layer
+	switch {
+	case path == pkgBackoffV4:
+		l = p.backoffV4Layer(call, fn)
+	case path == pkgBackoffV5:
+		l = p.backoffV5Layer(call, fn)
+	case path == pkgRetryGo:
+		l = p.retryGoLayer(call, fn)
+	case path == pkgGoRetry:
+		l = p.goRetryLayer(call, fn)
+	case path == pkgK8sRetry:
+		l = p.k8sRetryLayer(call, fn)
+	case path == pkgK8sWait:
+		l = p.k8sWaitLayer(call, fn)
+	case path == pkgRetryableHTTP:
+		l = p.retryableHTTPLayer(call, fn)
+	case path == "net/http":
+		l = p.stdClientLayer(call, fn)
+	case path == pkgOpenAI || strings.HasPrefix(path, pkgOpenAI+"/"):
+		l = p.stainlessLayer(call, fn, "openai", pkgOpenAI)
+	case path == pkgAnthropicV2 || strings.HasPrefix(path, pkgAnthropicV2+"/"):
+		l = p.stainlessLayer(call, fn, "anthropic", pkgAnthropicV2)
+	case path == pkgAnthropic || strings.HasPrefix(path, pkgAnthropic+"/"):
+		l = p.stainlessLayer(call, fn, "anthropic", pkgAnthropic)
+	case strings.HasPrefix(path, pkgAWS+"/service/"):
+		l = p.awsLayer(call, fn)
+	}
+	if l == nil {
+		return nil
+	}
+	l.Node = call
+	if !l.Pos.IsValid() {
+		l.Pos = call.Pos()
+	}
+	if l.Kind == Client || l.Kind == SDK {
+		if len(l.Ops) == 0 {
+			l.Ops = []*ast.CallExpr{call}
+		}
+		l.Remote = Yes
+	}
+	return l
 }
+
+// knownPath reports whether calls into path can be layers.
+func knownPath(path string) bool {
+	switch path {
+	case pkgBackoffV4, pkgBackoffV5, pkgRetryGo, pkgGoRetry, pkgK8sRetry, pkgK8sWait, pkgRetryableHTTP, "net/http":
+		return true
+	}
+	return strings.HasPrefix(path, pkgOpenAI) || strings.HasPrefix(path, pkgAnthropic) || strings.HasPrefix(path, pkgAWS+"/service/")
+}
+
+// callCtx is the call detectors' view of a package: the shared pkgCtx plus
+// the call index. Its methods are the detectors' own helpers.
+type callCtx struct {
+	*pkgCtx
+	stack []ast.Node
+	// sched, when set, lists the first n nominal waits of the schedule
+	// being built (fillWaits applies it once attempts are known).
+	sched func(n int) []time.Duration
+}
+
+// ---- values ----
+
+func (p *callCtx) durVal(e ast.Expr) Value {
+	d, ok := p.fold.Duration(e)
+	return Value{Set: true, Known: ok, D: d, Pos: e.Pos()}
+}
+
+func (p *callCtx) intVal(e ast.Expr) Value {
+	n, ok := p.fold.Int(e)
+	return Value{Set: true, Known: ok, N: n, Pos: e.Pos()}
+}
+
+func (p *callCtx) floatVal(e ast.Expr) Value {
+	f, ok := p.fold.Float(e)
+	return Value{Set: true, Known: ok, F: f, Pos: e.Pos()}
+}
+
+func defDur(d time.Duration) Value { return Value{Set: true, Known: true, D: d, Default: true} }
+func defInt(n int64) Value         { return Value{Set: true, Known: true, N: n, Default: true} }
+func defFloat(f float64) Value     { return Value{Set: true, Known: true, F: f, Default: true} }
+
+// unknownVal is a value the code sets in a way the model cannot fold.
+func unknownVal(pos token.Pos) Value { return Value{Set: true, Pos: pos} }
+
+// ---- callees ----
+
+// calleeIs reports whether call calls the package-level function or method
+// pkg.name (method: recv is the receiver type name, "" for functions).
+func (p *callCtx) calleeIs(call *ast.CallExpr, pkg, recv, name string) bool {
+	fn, _ := typeutil.Callee(p.info, call).(*types.Func)
+	if fn == nil || fn.Pkg() == nil {
+		return false
+	}
+	fn = fn.Origin()
+	return fn.Pkg().Path() == pkg && fn.Name() == name && recvName(fn) == recv
+}
+
+// callee returns the function a call calls, with its package path, or nil.
+func (p *callCtx) callee(call *ast.CallExpr) (*types.Func, string) {
+	fn, _ := typeutil.Callee(p.info, call).(*types.Func)
+	if fn == nil || fn.Pkg() == nil {
+		return nil, ""
+	}
+	fn = fn.Origin()
+	return fn, fn.Pkg().Path()
+}
+
+// isNamed reports whether t (or *t) is the named type pkg.name.
+func namedIs(t types.Type, pkg, name string) bool {
+	if t == nil {
+		return false
+	}
+	if pt, ok := types.Unalias(t).(*types.Pointer); ok {
+		t = pt.Elem()
+	}
+	n, ok := types.Unalias(t).(*types.Named)
+	return ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == pkg && n.Obj().Name() == name
+}
+
+// ---- following values ----
+
+// A valSource is one value given to a variable or field: the right-hand side
+// of an assignment or initializer, or a composite literal element.
+type valSource struct {
+	expr ast.Expr
+	// tuple is true when expr is a call returning several values and the
+	// variable receives one of them (cfg, err := config.LoadDefaultConfig()).
+	tuple bool
+	// cond is true when the assignment sits in more conditional blocks than
+	// the variable's declaration (an append under an if).
+	cond bool
+	// unknown marks an assignment the model cannot follow (x, y = f(), g()
+	// mismatches, a range variable, an address taken).
+	unknown bool
+}
+
+// A fieldSet is an assignment to a field of a value: rc.RetryMax = 0.
+type fieldSet struct {
+	name string
+	rhs  ast.Expr
+	pos  token.Pos
+}
+
+// callIndex is the package-wide index the call detectors use to follow a
+// value to where it was built. Built on first use.
+type callIndex struct {
+	vars      map[*types.Var][]valSource // variables and struct fields -> values given
+	sets      map[types.Object][]fieldSet
+	condDepth map[*types.Var]int // conditional nesting of a local's declaration
+}
+
+var (
+	idxMu    sync.Mutex
+	idxCache = map[*pkgCtx]*callIndex{}
+)
+
+// index returns the package's call index. The cache is bounded: a package
+// whose entry was evicted rebuilds it (only slower). Analyses run one
+// package per pass, a handful at a time, so the bound is rarely reached.
+func (p *callCtx) index() *callIndex {
+	idxMu.Lock()
+	ix := idxCache[p.pkgCtx]
+	idxMu.Unlock()
+	if ix != nil {
+		return ix
+	}
+	ix = buildIndex(p.info, p.pass.Files)
+	idxMu.Lock()
+	if len(idxCache) >= 64 {
+		clear(idxCache)
+	}
+	idxCache[p.pkgCtx] = ix
+	idxMu.Unlock()
+	return ix
+}
+
+func buildIndex(info *types.Info, files []*ast.File) *callIndex {
+	ix := &callIndex{
+		vars:      make(map[*types.Var][]valSource),
+		sets:      make(map[types.Object][]fieldSet),
+		condDepth: make(map[*types.Var]int),
+	}
+	objOf := func(e ast.Expr) *types.Var {
+		switch e := astutil.Unparen(e).(type) {
+		case *ast.Ident:
+			if v, ok := info.Defs[e].(*types.Var); ok {
+				return v
+			}
+			v, _ := info.Uses[e].(*types.Var)
+			return v
+		case *ast.SelectorExpr:
+			if sel, ok := info.Selections[e]; ok && sel.Kind() == types.FieldVal {
+				v, _ := sel.Obj().(*types.Var)
+				return v
+			}
+			v, _ := info.Uses[e.Sel].(*types.Var)
+			return v
+		case *ast.StarExpr:
+			return nil
+		}
+		return nil
+	}
+	for _, f := range files {
+		depth := 0
+		var stack []ast.Node
+		ast.Inspect(f, func(n ast.Node) bool {
+			if n == nil {
+				top := stack[len(stack)-1]
+				stack = stack[:len(stack)-1]
+				if callIsCond(top) {
+					depth--
+				}
+				return true
+			}
+			stack = append(stack, n)
+			if callIsCond(n) {
+				depth++
+			}
+			switch n := n.(type) {
+			case *ast.ValueSpec:
+				for i, name := range n.Names {
+					v, _ := info.Defs[name].(*types.Var)
+					if v == nil {
+						continue
+					}
+					ix.condDepth[v] = depth
+					switch {
+					case len(n.Values) == len(n.Names):
+						ix.vars[v] = append(ix.vars[v], valSource{expr: n.Values[i]})
+					case len(n.Values) == 1:
+						ix.vars[v] = append(ix.vars[v], valSource{expr: n.Values[0], tuple: true})
+					}
+				}
+			case *ast.AssignStmt:
+				for i, lhs := range n.Lhs {
+					// field sets: x.f = e
+					if sel, ok := astutil.Unparen(lhs).(*ast.SelectorExpr); ok && len(n.Lhs) == len(n.Rhs) && n.Tok == token.ASSIGN {
+						if owner := objOf(sel.X); owner != nil {
+							ix.sets[owner] = append(ix.sets[owner], fieldSet{name: sel.Sel.Name, rhs: n.Rhs[i], pos: n.Rhs[i].Pos()})
+						}
+					}
+					v := objOf(lhs)
+					if v == nil {
+						continue
+					}
+					if n.Tok == token.DEFINE {
+						if _, ok := info.Defs[astutil.Unparen(lhs).(*ast.Ident)]; ok {
+							ix.condDepth[v] = depth
+						}
+					}
+					cond := depth > ix.condDepth[v]
+					switch {
+					case n.Tok != token.ASSIGN && n.Tok != token.DEFINE:
+						ix.vars[v] = append(ix.vars[v], valSource{unknown: true})
+					case len(n.Lhs) == len(n.Rhs):
+						ix.vars[v] = append(ix.vars[v], valSource{expr: n.Rhs[i], cond: cond})
+					case len(n.Rhs) == 1:
+						ix.vars[v] = append(ix.vars[v], valSource{expr: n.Rhs[0], tuple: true, cond: cond})
+					default:
+						ix.vars[v] = append(ix.vars[v], valSource{unknown: true})
+					}
+				}
+			case *ast.RangeStmt:
+				for _, e := range []ast.Expr{n.Key, n.Value} {
+					if e == nil {
+						continue
+					}
+					if v := objOf(e); v != nil {
+						ix.vars[v] = append(ix.vars[v], valSource{unknown: true})
+					}
+				}
+			case *ast.UnaryExpr:
+				if n.Op == token.AND {
+					if v := objOf(n.X); v != nil && !v.IsField() {
+						// &x: the value may change through the pointer;
+						// struct-typed locals (&Client{}) are still followed.
+						if _, isStruct := v.Type().Underlying().(*types.Struct); !isStruct {
+							ix.vars[v] = append(ix.vars[v], valSource{unknown: true})
+						}
+					}
+				}
+			case *ast.CompositeLit:
+				t := info.TypeOf(n)
+				if t == nil {
+					break
+				}
+				st, ok := callTypeUnder(t).(*types.Struct)
+				if !ok {
+					break
+				}
+				for i, elt := range n.Elts {
+					if kv, ok := elt.(*ast.KeyValueExpr); ok {
+						if id, ok := kv.Key.(*ast.Ident); ok {
+							if v, ok := info.Uses[id].(*types.Var); ok && v.IsField() {
+								ix.vars[v] = append(ix.vars[v], valSource{expr: kv.Value})
+							}
+						}
+					} else if i < st.NumFields() {
+						ix.vars[st.Field(i)] = append(ix.vars[st.Field(i)], valSource{expr: elt})
+					}
+				}
+			}
+			return true
+		})
+	}
+	return ix
+}
+
+func callIsCond(n ast.Node) bool {
+	switch n.(type) {
+	case *ast.IfStmt, *ast.SwitchStmt, *ast.TypeSwitchStmt, *ast.SelectStmt, *ast.ForStmt, *ast.RangeStmt, *ast.CaseClause, *ast.CommClause:
+		return true
+	}
+	return false
+}
+
+func callTypeUnder(t types.Type) types.Type {
+	if pt, ok := t.Underlying().(*types.Pointer); ok {
+		t = pt.Elem()
+	}
+	return t.Underlying()
+}
+
+// varOf returns the variable or field an expression names, or nil.
+func (p *callCtx) varOf(e ast.Expr) *types.Var {
+	switch e := astutil.Unparen(e).(type) {
+	case *ast.Ident:
+		v, _ := p.info.Uses[e].(*types.Var)
+		if v == nil {
+			v, _ = p.info.Defs[e].(*types.Var)
+		}
+		return v
+	case *ast.SelectorExpr:
+		if sel, ok := p.info.Selections[e]; ok && sel.Kind() == types.FieldVal {
+			v, _ := sel.Obj().(*types.Var)
+			return v
+		}
+		v, _ := p.info.Uses[e.Sel].(*types.Var)
+		return v
+	}
+	return nil
+}
+
+// origin follows e through variables and struct fields that are given
+// exactly one value in the package (flow-insensitively) to the expression
+// that built it: a call, a composite literal. It returns that expression
+// and the variables passed on the way (whose field sets apply to the
+// value). The expression is nil when the value cannot be followed (a
+// parameter, several assignments, a value from outside the package).
+func (p *callCtx) origin(e ast.Expr) (ast.Expr, []*types.Var) {
+	ix := p.index()
+	var vars []*types.Var
+	for range 8 {
+		e = astutil.Unparen(e)
+		switch x := e.(type) {
+		case *ast.UnaryExpr:
+			if x.Op == token.AND {
+				e = x.X
+				continue
+			}
+		case *ast.StarExpr:
+			e = x.X
+			continue
+		}
+		v := p.varOf(e)
+		if v == nil {
+			return e, vars
+		}
+		vars = append(vars, v)
+		if v.Pkg() != p.pass.Pkg {
+			// a package variable or struct field of another package
+			// (retry.DefaultRetry, client.Chat.Completions): the caller
+			// decides what it knows of it.
+			return e, vars
+		}
+		srcs := ix.vars[v]
+		var only *valSource
+		for i := range srcs {
+			s := &srcs[i]
+			if s.unknown {
+				return nil, vars
+			}
+			if only != nil && !sameSource(only, s) {
+				return nil, vars
+			}
+			only = s
+		}
+		if only == nil {
+			return nil, vars
+		}
+		e = only.expr
+	}
+	return nil, vars
+}
+
+// sameSource reports whether two sources are the same expression written
+// twice (a field given the same constructor in two places).
+func sameSource(a, b *valSource) bool {
+	return a.expr == b.expr
+}
+
+// setsOn returns the field assignments made on any of vars.
+func (p *callCtx) setsOn(vars []*types.Var) []fieldSet {
+	ix := p.index()
+	var out []fieldSet
+	for _, v := range vars {
+		out = append(out, ix.sets[v]...)
+	}
+	return out
+}
+
+// optList expands the variadic options of a call: the arguments from
+// index i on, following a spread slice (opts...) to its composite literal
+// and appends. complete is false when a spread cannot be followed or an
+// append is conditional.
+func (p *callCtx) optList(call *ast.CallExpr, i int) (opts []ast.Expr, complete bool) {
+	if i > len(call.Args) {
+		return nil, true
+	}
+	args := call.Args[i:]
+	if !call.Ellipsis.IsValid() || len(args) == 0 {
+		return args, true
+	}
+	opts = append(opts, args[:len(args)-1]...)
+	more, ok := p.sliceElems(args[len(args)-1], 0)
+	return append(opts, more...), ok
+}
+
+// sliceElems returns the elements a slice variable is built from.
+func (p *callCtx) sliceElems(e ast.Expr, depth int) ([]ast.Expr, bool) {
+	if depth > 4 {
+		return nil, false
+	}
+	e = astutil.Unparen(e)
+	if cl, ok := e.(*ast.CompositeLit); ok {
+		return cl.Elts, true
+	}
+	if call, ok := e.(*ast.CallExpr); ok {
+		if id, ok := astutil.Unparen(call.Fun).(*ast.Ident); ok && id.Name == "append" {
+			if _, isBuiltin := p.info.Uses[id].(*types.Builtin); isBuiltin && len(call.Args) > 0 {
+				base, ok := p.sliceElems(call.Args[0], depth+1)
+				if !ok || call.Ellipsis.IsValid() {
+					return nil, false
+				}
+				return append(base, call.Args[1:]...), true
+			}
+		}
+		return nil, false
+	}
+	v := p.varOf(e)
+	if v == nil {
+		return nil, false
+	}
+	var out []ast.Expr
+	srcs := p.index().vars[v]
+	if len(srcs) == 0 {
+		return nil, false
+	}
+	for _, s := range srcs {
+		if s.unknown || s.tuple || s.cond {
+			return nil, false
+		}
+		x := astutil.Unparen(s.expr)
+		switch x := x.(type) {
+		case *ast.CompositeLit:
+			out = append(out, x.Elts...)
+		case *ast.CallExpr:
+			id, ok := astutil.Unparen(x.Fun).(*ast.Ident)
+			if !ok || id.Name != "append" || len(x.Args) == 0 || x.Ellipsis.IsValid() || p.varOf(x.Args[0]) != v {
+				return nil, false
+			}
+			out = append(out, x.Args[1:]...)
+		default:
+			if id, ok := x.(*ast.Ident); ok && id.Name == "nil" {
+				continue
+			}
+			return nil, false
+		}
+	}
+	return out, true
+}
+
+// funcLitOrFunc returns the closure handed as an operation, or the named
+// function or method value.
+func (p *callCtx) funcArg(e ast.Expr) (*ast.FuncLit, *types.Func) {
+	e = astutil.Unparen(e)
+	switch x := e.(type) {
+	case *ast.FuncLit:
+		return x, nil
+	case *ast.Ident:
+		if fn, ok := p.info.Uses[x].(*types.Func); ok {
+			return nil, fn
+		}
+		// a local closure: op := func() error {...}
+		if v, ok := p.info.Uses[x].(*types.Var); ok {
+			if srcs := p.index().vars[v]; len(srcs) == 1 && !srcs[0].unknown && !srcs[0].tuple {
+				if fl, ok := astutil.Unparen(srcs[0].expr).(*ast.FuncLit); ok {
+					return fl, nil
+				}
+			}
+		}
+	case *ast.SelectorExpr:
+		if fn, ok := p.info.Uses[x.Sel].(*types.Func); ok {
+			return nil, fn
+		}
+	case *ast.IndexExpr: // generic instantiation f[T]
+		return p.funcArg(x.X)
+	case *ast.IndexListExpr:
+		return p.funcArg(x.X)
+	}
+	return nil, nil
+}
+
+// setOperation fills Body, Ops and OpFuncs from the operation argument.
+func (p *callCtx) setOperation(l *Layer, arg ast.Expr) {
+	lit, fn := p.funcArg(arg)
+	if lit != nil {
+		l.Body = lit.Body
+		l.Ops = p.fallibleCalls(lit.Body)
+		return
+	}
+	if fn != nil {
+		l.OpFuncs = append(l.OpFuncs, fn)
+	}
+}
+
+// fallibleCalls lists the calls in body that return an error (the calls
+// that can fail and be repeated), not descending into nested closures
+// handed elsewhere.
+func (p *callCtx) fallibleCalls(body ast.Node) []*ast.CallExpr {
+	var out []*ast.CallExpr
+	ast.Inspect(body, func(n ast.Node) bool {
+		call, ok := n.(*ast.CallExpr)
+		if !ok {
+			return true
+		}
+		if callReturnsError(p.info.TypeOf(call)) {
+			out = append(out, call)
+		}
+		return true
+	})
+	return out
+}
+
+var callErrorType = types.Universe.Lookup("error").Type()
+
+func callReturnsError(t types.Type) bool {
+	switch t := t.(type) {
+	case nil:
+		return false
+	case *types.Tuple:
+		for i := 0; i < t.Len(); i++ {
+			if types.Identical(t.At(i).Type(), callErrorType) {
+				return true
+			}
+		}
+		return false
+	}
+	return types.Identical(t, callErrorType)
+}
+
+// findCall reports the first call in root to pkg.name (a function).
+func (p *callCtx) findCall(root ast.Node, pkg, name string) *ast.CallExpr {
+	var found *ast.CallExpr
+	if root == nil {
+		return nil
+	}
+	ast.Inspect(root, func(n ast.Node) bool {
+		if found != nil {
+			return false
+		}
+		if call, ok := n.(*ast.CallExpr); ok && p.calleeIs(call, pkg, "", name) {
+			found = call
+			return false
+		}
+		return true
+	})
+	return found
+}
+
+// findCallDeep is findCall over root and the bodies of the package's
+// functions that root calls directly (one level).
+func (p *callCtx) findCallDeep(root ast.Node, fns []*types.Func, pkg, name string) *ast.CallExpr {
+	if c := p.findCall(root, pkg, name); c != nil {
+		return c
+	}
+	var callees []*types.Func
+	callees = append(callees, fns...)
+	if root != nil {
+		ast.Inspect(root, func(n ast.Node) bool {
+			if call, ok := n.(*ast.CallExpr); ok {
+				if fn := typeutil.StaticCallee(p.info, call); fn != nil {
+					callees = append(callees, fn)
+				}
+			}
+			return true
+		})
+	}
+	for _, fn := range callees {
+		if d := p.res.decls[fn.Origin()]; d != nil && d.Body != nil {
+			if c := p.findCall(d.Body, pkg, name); c != nil {
+				return c
+			}
+		}
+	}
+	return nil
+}
+
+// expSchedule renders the first waits of base*factor^i capped at max
+// (max 0: no cap), at most n of them.
+func expWaits(base time.Duration, factor float64, max time.Duration, n int) []time.Duration {
+	if n > maxListedWaits {
+		n = maxListedWaits
+	}
+	var out []time.Duration
+	cur := float64(base)
+	for i := 0; i < n; i++ {
+		d := time.Duration(cur)
+		if max > 0 && (d > max || cur > float64(max)) {
+			d = max
+		}
+		out = append(out, d)
+		cur *= factor
+	}
+	return out
+}
+
+// maxListedWaits bounds the waits listed for long or unbounded schedules.
+const maxListedWaits = 8
+
+// waitCount is how many waits to list for attempts (unbounded: the first few).
+func waitCount(attempts Value) int {
+	if attempts.Known && attempts.N > 0 {
+		return int(min(attempts.N-1, maxListedWaits))
+	}
+	if attempts.Known && attempts.N == 0 {
+		return 5
+	}
+	return 0
+}
+
+// fd renders a duration for Schedule texts.
+func fd(d time.Duration) string { return durconst.Format(d) }
