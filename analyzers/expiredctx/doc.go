@@ -1,0 +1,96 @@
+// Package expiredctx defines an Analyzer that reports cleanup and status
+// writes that run on a context that has already expired.
+//
+// # Analyzer expiredctx
+//
+// expiredctx: cleanup or status writes that run on a context that has already expired
+//
+// When a worker's context is done, every call that takes that context fails
+// at once with context.DeadlineExceeded or context.Canceled. Code that then
+// tries to record the outcome (mark the item failed, release its lease,
+// ack or nack the message, publish a result, roll back) on the same context
+// records nothing: the write fails before it is sent, and the work item
+// stays "in progress" with nothing left to pick it up. Cleanup after a
+// timeout has to run on a fresh context, derived with context.WithoutCancel
+// so it keeps the values (trace, tenant) but not the expiry, and with a
+// timeout of its own.
+//
+// The analyzer knows that a context ctx is done:
+//
+//   - where ctx.Err() != nil, ctx.Err() == context.Canceled, and in the else
+//     branch of ctx.Err() == nil (or after it, when that branch returns);
+//   - where errors.Is(err, context.DeadlineExceeded) or context.Canceled, or
+//     err == ctx.Err(), holds for an err returned by a call that was given
+//     ctx (the context of that call is the one that expired), including
+//     tagless switch cases and switch err { case context.Canceled: };
+//   - inside case <-ctx.Done(): of a select, and after a bare <-ctx.Done();
+//   - in the deferred calls of a function that put a deadline on ctx
+//     (context.WithTimeout, WithDeadline) or ran a retry bounded by ctx (a
+//     retry layer of the retry model with ctx as its context): on the path
+//     where the deadline or the retry ends the function, they run after ctx
+//     expired; and in deferred calls registered before the defer cancel()
+//     of their context, which runs first.
+//
+// There it reports a call that is given that context, or one derived from it
+// without context.WithoutCancel, to work that must happen. What counts as
+// such work is decided precisely, never by a method name on an arbitrary type:
+//
+//   - database/sql: ExecContext, BeginTx, and QueryContext/QueryRowContext
+//     whose constant query starts with INSERT, UPDATE, DELETE, MERGE,
+//     UPSERT or REPLACE. Tx.Commit and Tx.Rollback take no context: a
+//     transaction begun on ctx is rolled back by database/sql when ctx is
+//     done, so a later Rollback is harmless and is not reported.
+//   - well-known stores and queues, by package and method: pgx (Exec,
+//     Begin, CopyFrom, SendBatch, Tx.Commit; not Tx.Rollback, which closes
+//     the connection and so rolls back anyway), sqlx, go-redis (the
+//     commands that write: Set, Del, HSet, LPush, XAdd, XAck, Publish,
+//     Eval, ...), MongoDB (Insert, Update, Replace, Delete, BulkWrite),
+//     kafka-go, amqp091, NATS JetStream, Pub/Sub, SQS/DynamoDB/S3 (aws-sdk-go-v2),
+//     etcd, client-go and controller-runtime clients (Create, Update,
+//     UpdateStatus, Patch, Delete), river, asynq, Temporal, redislock,
+//     redsync; and (*http.Server).Shutdown, which returns at once on a done
+//     context instead of draining requests;
+//   - interface methods declared in the analysed module (a Store or Queue
+//     interface: the implementation is not visible) whose name is one of
+//     Exec, Update, Set, Save, Put, Insert, Upsert, Delete, Remove, Ack,
+//     Nack, Publish, Send, Enqueue, Requeue, Release, Unlock, Rollback,
+//     Complete, Finish, Fail, Mark, Commit, Store, Write (alone or followed
+//     by more words: MarkDone, UpdateStatus) and that take a context first;
+//   - the project's own functions in any package, through a fact: a function
+//     that passes its context parameter to such work (directly or through
+//     another such function) "writes with its ctx parameter".
+//
+// Not reported: logging, tracing and metrics; reads; calls that take no
+// context; a context made fresh (context.Background, WithoutCancel) before
+// the call; writes on the success path only (a deferred write guarded by
+// err == nil); returning the error to the caller.
+//
+// The suggested fix inserts, before the statement,
+//
+//	cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+//	defer cancel()
+//
+// and passes cctx to the call (adding the time import when needed). It is
+// not offered for a direct defer statement, whose timeout would start when
+// the defer is registered.
+//
+// Bad:
+//
+//	func (w *Worker) handle(ctx context.Context, id int64) error {
+//		err := w.pipeline.Run(ctx, id)
+//		if errors.Is(err, context.DeadlineExceeded) {
+//			w.store.MarkFailed(ctx, id, "timeout") // fails at once: ctx has expired
+//			return err
+//		}
+//		...
+//	}
+//
+// Good:
+//
+//	if errors.Is(err, context.DeadlineExceeded) {
+//		cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+//		defer cancel()
+//		w.store.MarkFailed(cctx, id, "timeout")
+//		return err
+//	}
+package expiredctx

@@ -1,0 +1,105 @@
+package expiredctx
+
+import (
+	"fmt"
+	"go/ast"
+	"go/types"
+
+	"github.com/retryvet/retryvet/internal/retrymodel"
+)
+
+// WritesFact marks a function that passes one of its context parameters
+// to work that must happen (a write, status update, release, ack, publish,
+// delete, commit): called on an expired context, it fails. It is exported
+// so a caller in another package is checked through the function, the way
+// printf's wrapper facts work.
+type WritesFact struct {
+	Param int    // index of the context parameter
+	Kind  string // "status write", "release", ...
+	Via   string // the call that does the work: db.ExecContext
+	Posn  string // where: store/store.go:31
+}
+
+// AFact marks WritesFact as an analysis fact.
+func (*WritesFact) AFact() {}
+
+func (f *WritesFact) String() string {
+	return fmt.Sprintf("%s with ctx param %d via %s at %s", f.Kind, f.Param, f.Via, f.Posn)
+}
+
+// computeFacts finds this package's functions that write with a context
+// parameter, to a fixed point (a function that calls such a function with
+// its own context writes too), and exports their facts.
+func (c *checker) computeFacts() {
+	type cand struct {
+		fn     *types.Func
+		decl   *ast.FuncDecl
+		params []int
+		calls  []*ast.CallExpr
+	}
+	var cands []*cand
+	for _, f := range c.pass.Files {
+		for _, d := range f.Decls {
+			fd, ok := d.(*ast.FuncDecl)
+			if !ok || fd.Body == nil {
+				continue
+			}
+			fn, ok := c.info.Defs[fd.Name].(*types.Func)
+			if !ok {
+				continue
+			}
+			sig := fn.Type().(*types.Signature)
+			cd := &cand{fn: fn, decl: fd}
+			for i := 0; i < sig.Params().Len(); i++ {
+				if retrymodel.IsContext(sig.Params().At(i).Type()) {
+					cd.params = append(cd.params, i)
+				}
+			}
+			if len(cd.params) == 0 {
+				continue
+			}
+			ast.Inspect(fd.Body, func(n ast.Node) bool {
+				if call, ok := n.(*ast.CallExpr); ok {
+					cd.calls = append(cd.calls, call)
+				}
+				return true
+			})
+			cands = append(cands, cd)
+		}
+	}
+	for changed, iter := true, 0; changed && iter < 8; iter++ {
+		changed = false
+		for _, cd := range cands {
+			if c.facts[cd.fn] != nil {
+				continue
+			}
+			sig := cd.fn.Type().(*types.Signature)
+		calls:
+			for _, call := range cd.calls {
+				w := c.classify(call)
+				if w == nil {
+					continue
+				}
+				for _, i := range cd.params {
+					p := sig.Params().At(i)
+					if p.Name() == "" || p.Name() == "_" {
+						continue
+					}
+					if c.descends(call.Args[w.arg], ctxRef{v: p, text: p.Name()}, call.Pos(), cd.decl.Body.Pos(), 0) {
+						c.facts[cd.fn] = &WritesFact{
+							Param: i,
+							Kind:  kindOf(cd.fn.Name(), w.kind),
+							Via:   w.callee,
+							Posn:  c.short(call.Pos()),
+						}
+						changed = true
+						break calls
+					}
+				}
+			}
+		}
+	}
+	for fn, f := range c.facts {
+		c.pass.ExportObjectFact(fn, f)
+	}
+}
