@@ -1,0 +1,173 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/retryvet/retryvet/analyzers"
+)
+
+// buildRetryvet builds this command into a fresh t.TempDir() and returns
+// the binary's path.
+func buildRetryvet(t *testing.T) string {
+	t.Helper()
+	bin := filepath.Join(t.TempDir(), "retryvet")
+	cmd := exec.Command("go", "build", "-o", bin, ".")
+	cmd.Env = append(os.Environ(), "GOWORK=off")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	return bin
+}
+
+// jsonTree is the x/tools -json output: package path, analyzer, findings
+// (or an error object in place of the findings).
+type jsonTree map[string]map[string]json.RawMessage
+
+type jsonDiag struct {
+	Posn    string `json:"posn"`
+	Message string `json:"message"`
+}
+
+// findingsOf flattens JSON trees into sorted, deduplicated
+// "file:line:col: [analyzer] message" lines with files relative to dir.
+// Packages and their test variants report the same finding; it counts once.
+func findingsOf(t *testing.T, dir string, trees []jsonTree) []string {
+	t.Helper()
+	var out []string
+	for _, tree := range trees {
+		for pkg, byAnalyzer := range tree {
+			for analyzer, raw := range byAnalyzer {
+				var diags []jsonDiag
+				if err := json.Unmarshal(raw, &diags); err != nil {
+					t.Errorf("%s: %s: %s", pkg, analyzer, raw) // {"error": ...}
+					continue
+				}
+				for _, d := range diags {
+					posn := d.Posn
+					if rel, err := filepath.Rel(dir, posn); err == nil && !strings.HasPrefix(rel, "..") {
+						posn = rel
+					}
+					out = append(out, fmt.Sprintf("%s: [%s] %s", filepath.ToSlash(posn), analyzer, d.Message))
+				}
+			}
+		}
+	}
+	sort.Strings(out)
+	return slices.Compact(out)
+}
+
+// decodeTrees reads a stream of JSON trees, skipping the "# package" lines
+// go vet writes before each.
+func decodeTrees(t *testing.T, data []byte) []jsonTree {
+	t.Helper()
+	var js bytes.Buffer
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	sc.Buffer(nil, 1<<24)
+	for sc.Scan() {
+		if strings.HasPrefix(sc.Text(), "#") {
+			continue
+		}
+		js.Write(sc.Bytes())
+		js.WriteByte('\n')
+	}
+	var trees []jsonTree
+	dec := json.NewDecoder(&js)
+	for dec.More() {
+		var tree jsonTree
+		if err := dec.Decode(&tree); err != nil {
+			t.Fatalf("decoding JSON: %v\n%s", err, data)
+		}
+		trees = append(trees, tree)
+	}
+	return trees
+}
+
+// TestVettool runs the suite standalone and through go vet -vettool on the
+// same testdata and checks that both report the same findings (issue 2,
+// §4), among them one of every analyzer in analyzers.All().
+func TestVettool(t *testing.T) {
+	dir := suiteDir(t)
+	bin := buildRetryvet(t)
+	env := append(os.Environ(), "GOWORK=off", "GOFLAGS=-mod=mod")
+
+	// Standalone (multichecker): the JSON tree on stdout, exit 0 with -json.
+	standalone := exec.Command(bin, "-json", "./...")
+	standalone.Dir, standalone.Env = dir, env
+	var sout, serr bytes.Buffer
+	standalone.Stdout, standalone.Stderr = &sout, &serr
+	if err := standalone.Run(); err != nil {
+		t.Fatalf("retryvet -json ./...: %v\n%s", err, serr.String())
+	}
+	alone := findingsOf(t, dir, decodeTrees(t, sout.Bytes()))
+
+	// The same through -format json, our own spelling of -json.
+	viaFormat := exec.Command(bin, "-format", "json", "./...")
+	viaFormat.Dir, viaFormat.Env = dir, env
+	fout, err := viaFormat.Output()
+	if err != nil {
+		t.Fatalf("retryvet -format json ./...: %v", err)
+	}
+	if got := findingsOf(t, dir, decodeTrees(t, fout)); !slices.Equal(got, alone) {
+		t.Errorf("-format json differs from -json:\n%s\nvs\n%s", strings.Join(got, "\n"), strings.Join(alone, "\n"))
+	}
+
+	// go vet -vettool (unitchecker, facts through vet's files): the JSON
+	// trees on stderr, one per package after a "# pkg" line.
+	vet := exec.Command("go", "vet", "-vettool="+bin, "-json", "./...")
+	vet.Dir, vet.Env = dir, env
+	var vout, verr bytes.Buffer
+	vet.Stdout, vet.Stderr = &vout, &verr
+	if err := vet.Run(); err != nil {
+		t.Fatalf("go vet -vettool: %v\n%s%s", err, vout.String(), verr.String())
+	}
+	viaVet := findingsOf(t, dir, decodeTrees(t, append(vout.Bytes(), verr.Bytes()...)))
+
+	if !slices.Equal(alone, viaVet) {
+		t.Errorf("standalone and go vet -vettool differ\nstandalone:\n  %s\ngo vet:\n  %s",
+			strings.Join(alone, "\n  "), strings.Join(viaVet, "\n  "))
+	}
+	for _, a := range analyzers.All() {
+		tag := "[" + a.Name + "]"
+		if !slices.ContainsFunc(alone, func(f string) bool { return strings.Contains(f, tag) }) {
+			t.Errorf("no finding of analyzer %s on testdata/suite", a.Name)
+		}
+	}
+	for _, f := range alone {
+		if strings.HasPrefix(f, "clean/") {
+			t.Errorf("finding in the clean package: %s", f)
+		}
+	}
+	t.Logf("%d findings:\n  %s", len(alone), strings.Join(alone, "\n  "))
+
+	// Text mode exit codes: 3 with findings, 0 without.
+	text := exec.Command(bin, "./...")
+	text.Dir, text.Env = dir, env
+	err = text.Run()
+	wantCode := 0
+	if len(alone) > 0 {
+		wantCode = 3
+	}
+	if code := exitCode(err); code != wantCode {
+		t.Errorf("retryvet ./... exit code %d, want %d", code, wantCode)
+	}
+}
+
+func exitCode(err error) int {
+	if err == nil {
+		return 0
+	}
+	if ee, ok := err.(*exec.ExitError); ok {
+		return ee.ExitCode()
+	}
+	return -1
+}
