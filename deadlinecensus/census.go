@@ -1,0 +1,274 @@
+package deadlinecensus
+
+import (
+	"fmt"
+	"go/ast"
+	"go/token"
+	"go/types"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/analysis/checker"
+	"golang.org/x/tools/go/callgraph"
+	"golang.org/x/tools/go/callgraph/cha"
+	"golang.org/x/tools/go/callgraph/vta"
+	"golang.org/x/tools/go/packages"
+	"golang.org/x/tools/go/ssa"
+	"golang.org/x/tools/go/ssa/ssautil"
+
+	"github.com/retryvet/retryvet/internal/deadline"
+	"github.com/retryvet/retryvet/internal/durconst"
+	"github.com/retryvet/retryvet/internal/retrymodel"
+)
+
+// Census is every pipeline of the analysed packages with every entry path
+// that reaches it.
+type Census struct {
+	Pipelines []*Pipeline
+	// Truncated names pipelines whose callers were too many to list.
+	Truncated []string
+}
+
+// A Pipeline is a function that performs a retried remote call.
+type Pipeline struct {
+	Function string // full name: example.com/svc/llm.(*Client).Complete
+	Position string // module-relative file:line:col
+	Req      deadline.Requirement
+	Callers  []*Row
+}
+
+// A Row is one entry path to a pipeline call and the deadline on it.
+type Row struct {
+	Entry    string
+	Kind     string   // main, init, http-handler, goroutine, exported, test, other
+	Path     []string // entry ... pipeline
+	D        deadline.D
+	Source   string // where D is set (module-relative file:line:col), "" if nowhere
+	Note     string // how the deadline was read, when it is not a plain duration
+	CanStart retrymodel.Tri
+	P99      retrymodel.Tri
+}
+
+// Options for a census run.
+type Options struct {
+	Dir   string // working directory for the package patterns
+	Tests bool   // load tests (kind test)
+	CHA   bool   // use CHA instead of VTA for the call graph
+}
+
+// Program is the loaded whole program the census works on.
+type Program struct {
+	Pkgs     []*packages.Package // initial packages
+	Prog     *ssa.Program
+	Graph    *callgraph.Graph
+	analyzed map[*types.Package]*packages.Package
+	modDirs  []string
+}
+
+// loadMode is what the census and its floor benchmark load.
+const loadMode = packages.NeedName | packages.NeedFiles | packages.NeedCompiledGoFiles | packages.NeedImports |
+	packages.NeedDeps | packages.NeedTypes | packages.NeedTypesSizes | packages.NeedSyntax | packages.NeedTypesInfo |
+	packages.NeedModule
+
+// Load loads the packages, builds SSA for the whole program and its call
+// graph. This is the floor the census is measured against.
+func Load(opts Options, patterns ...string) (*Program, error) {
+	cfg := &packages.Config{Mode: loadMode, Dir: opts.Dir, Tests: opts.Tests}
+	pkgs, err := packages.Load(cfg, patterns...)
+	if err != nil {
+		return nil, err
+	}
+	var errs []string
+	packages.Visit(pkgs, nil, func(p *packages.Package) {
+		for _, e := range p.Errors {
+			errs = append(errs, e.Error())
+		}
+	})
+	if len(errs) > 0 {
+		if len(errs) > 10 {
+			errs = append(errs[:10], fmt.Sprintf("... and %d more", len(errs)-10))
+		}
+		return nil, fmt.Errorf("packages have errors:\n\t%s", strings.Join(errs, "\n\t"))
+	}
+	if len(pkgs) == 0 {
+		return nil, fmt.Errorf("no packages match %s", strings.Join(patterns, " "))
+	}
+	prog, _ := ssautil.AllPackages(pkgs, ssa.InstantiateGenerics)
+	prog.Build()
+	var cg *callgraph.Graph
+	if opts.CHA {
+		cg = cha.CallGraph(prog)
+	} else {
+		cg = vta.CallGraph(ssautil.AllFunctions(prog), cha.CallGraph(prog))
+	}
+	cg.DeleteSyntheticNodes()
+	p := &Program{Pkgs: pkgs, Prog: prog, Graph: cg, analyzed: map[*types.Package]*packages.Package{}}
+	seenMod := map[string]bool{}
+	for _, pkg := range pkgs {
+		if isTestMain(pkg) {
+			continue
+		}
+		p.analyzed[pkg.Types] = pkg
+		if pkg.Module != nil && pkg.Module.Dir != "" && !seenMod[pkg.Module.Dir] {
+			seenMod[pkg.Module.Dir] = true
+			p.modDirs = append(p.modDirs, pkg.Module.Dir)
+		}
+	}
+	return p, nil
+}
+
+// isTestMain reports whether pkg is the generated main of a test binary.
+func isTestMain(pkg *packages.Package) bool {
+	return pkg.Name == "main" && strings.HasSuffix(pkg.ID, ".test")
+}
+
+// Run takes the census of a loaded program.
+func Run(p *Program) (*Census, error) {
+	// The retry model over the analysed packages (and, for facts, their
+	// dependencies).
+	var roots []*packages.Package
+	for _, pkg := range p.Pkgs {
+		if !isTestMain(pkg) {
+			roots = append(roots, pkg)
+		}
+	}
+	graph, err := checker.Analyze([]*analysis.Analyzer{retrymodel.Analyzer}, roots, nil)
+	if err != nil {
+		return nil, err
+	}
+	results := map[*types.Package]*retrymodel.Result{}
+	for _, act := range graph.Roots {
+		if act.Err != nil {
+			return nil, fmt.Errorf("%s: %v", act.Package.PkgPath, act.Err)
+		}
+		if res, ok := act.Result.(*retrymodel.Result); ok {
+			results[act.Package.Types] = res
+		}
+	}
+
+	w := newWalker(p)
+	byName := map[string]*Pipeline{}
+	var order, truncated []string
+	for _, pkg := range roots {
+		res := results[pkg.Types]
+		if res == nil {
+			continue
+		}
+		for _, file := range pkg.Syntax {
+			for _, d := range file.Decls {
+				fd, ok := d.(*ast.FuncDecl)
+				if !ok || fd.Body == nil {
+					continue
+				}
+				fn, _ := pkg.TypesInfo.Defs[fd.Name].(*types.Func)
+				if fn == nil {
+					continue
+				}
+				req, ok := deadline.PipelineOf(res, pkg.TypesInfo, fn)
+				if !ok {
+					continue
+				}
+				sfn := p.Prog.FuncValue(fn)
+				if sfn == nil {
+					continue
+				}
+				name := deadline.FuncName(sfn)
+				pl := byName[name]
+				if pl == nil {
+					pl = &Pipeline{Function: name, Position: p.posn(fd.Name.Pos()), Req: req}
+					byName[name] = pl
+					order = append(order, name)
+				}
+				for _, inst := range w.instances(sfn) {
+					pl.Callers = append(pl.Callers, w.rows(inst, req)...)
+				}
+				if w.truncated {
+					truncated = append(truncated, name)
+					w.truncated = false
+				}
+			}
+		}
+	}
+	out := &Census{Truncated: truncated}
+	slices.Sort(order)
+	for _, name := range order {
+		pl := byName[name]
+		pl.Callers = dedupRows(pl.Callers)
+		out.Pipelines = append(out.Pipelines, pl)
+	}
+	return out, nil
+}
+
+func dedupRows(rows []*Row) []*Row {
+	seen := map[string]bool{}
+	var out []*Row
+	for _, r := range rows {
+		k := r.key() + "|" + r.D.String() + "|" + r.Source
+		if seen[k] {
+			continue
+		}
+		seen[k] = true
+		out = append(out, r)
+	}
+	slices.SortStableFunc(out, func(a, b *Row) int {
+		if (a.Kind == "test") != (b.Kind == "test") {
+			if a.Kind == "test" {
+				return 1
+			}
+			return -1
+		}
+		if c := strings.Compare(a.Entry, b.Entry); c != 0 {
+			return c
+		}
+		if c := strings.Compare(strings.Join(a.Path, " "), strings.Join(b.Path, " ")); c != 0 {
+			return c
+		}
+		return strings.Compare(a.Source, b.Source)
+	})
+	return out
+}
+
+func (r *Row) key() string { return r.Entry + "|" + strings.Join(r.Path, " -> ") }
+
+// posn renders a position relative to the module root (file:line:col).
+func (p *Program) posn(pos token.Pos) string {
+	if !pos.IsValid() {
+		return ""
+	}
+	ps := p.Prog.Fset.Position(pos)
+	name := ps.Filename
+	for _, dir := range p.modDirs {
+		if rel, err := filepath.Rel(dir, name); err == nil && !strings.HasPrefix(rel, "..") {
+			name = filepath.ToSlash(rel)
+			return fmt.Sprintf("%s:%d:%d", name, ps.Line, ps.Column)
+		}
+	}
+	if wd, err := os.Getwd(); err == nil {
+		if rel, err := filepath.Rel(wd, name); err == nil && !strings.HasPrefix(rel, "..") {
+			name = rel
+		}
+	}
+	return fmt.Sprintf("%s:%d:%d", filepath.ToSlash(name), ps.Line, ps.Column)
+}
+
+// folder returns the duration folder of an analysed function's package.
+func (p *Program) folder(cache map[*types.Package]*durconst.Folder) func(*ssa.Function) *durconst.Folder {
+	return func(fn *ssa.Function) *durconst.Folder {
+		if fn == nil || fn.Pkg == nil {
+			return nil
+		}
+		tp := fn.Pkg.Pkg
+		if f, ok := cache[tp]; ok {
+			return f
+		}
+		var f *durconst.Folder
+		if pkg := p.analyzed[tp]; pkg != nil {
+			f = durconst.New(pkg.TypesInfo, pkg.Syntax)
+		}
+		cache[tp] = f
+		return f
+	}
+}

@@ -1,0 +1,3 @@
+module example.com/t
+
+go 1.26

@@ -1,0 +1,453 @@
+package deadlinecensus
+
+import (
+	"go/types"
+	"strings"
+
+	"golang.org/x/tools/go/callgraph"
+	"golang.org/x/tools/go/ssa"
+	"golang.org/x/tools/go/ssa/ssautil"
+
+	"github.com/retryvet/retryvet/internal/deadline"
+	"github.com/retryvet/retryvet/internal/durconst"
+	"github.com/retryvet/retryvet/internal/retrymodel"
+)
+
+// Limits of the backward walk from one pipeline.
+const (
+	maxDepth = 40
+	maxSteps = 200000
+	maxRows  = 1000
+)
+
+// walker walks the call graph backward from a pipeline to its entries,
+// following the context the pipeline receives to where it was made.
+type walker struct {
+	p         *Program
+	tracer    *deadline.Tracer
+	creators  map[*ssa.Function][]*ssa.Function // functions that take a function as a value
+	handlers  map[*ssa.Function]deadline.Set    // handlers wrapped in http.TimeoutHandler
+	instances func(*ssa.Function) []*ssa.Function
+
+	req       deadline.Requirement
+	rows      func(*ssa.Function, deadline.Requirement) []*Row
+	out       []*Row
+	steps     int
+	truncated bool
+}
+
+func newWalker(p *Program) *walker {
+	w := &walker{
+		p:        p,
+		tracer:   &deadline.Tracer{Folder: p.folder(map[*types.Package]*durconst.Folder{})},
+		creators: map[*ssa.Function][]*ssa.Function{},
+		handlers: map[*ssa.Function]deadline.Set{},
+	}
+	insts := map[*ssa.Function][]*ssa.Function{}
+	for fn := range ssautil.AllFunctions(p.Prog) {
+		if o := fn.Origin(); o != nil && o != fn {
+			insts[o] = append(insts[o], fn)
+		}
+		if !w.isAnalyzed(fn) {
+			continue
+		}
+		w.index(fn)
+	}
+	w.instances = func(fn *ssa.Function) []*ssa.Function {
+		if is := insts[fn]; len(is) > 0 {
+			return is
+		}
+		return []*ssa.Function{fn}
+	}
+	w.rows = w.walkFrom
+	return w
+}
+
+func (w *walker) isAnalyzed(fn *ssa.Function) bool {
+	if fn == nil {
+		return false
+	}
+	if fn.Pkg == nil {
+		if o := fn.Origin(); o != nil && o != fn {
+			return w.isAnalyzed(o)
+		}
+		return false
+	}
+	return w.p.analyzed[fn.Pkg.Pkg] != nil
+}
+
+// index records which functions fn takes as values (closures, method
+// values, functions handed to libraries) and the handlers it wraps in
+// http.TimeoutHandler.
+func (w *walker) index(fn *ssa.Function) {
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			if call, ok := instr.(ssa.CallInstruction); ok {
+				if callee := call.Common().StaticCallee(); callee != nil && isTimeoutHandler(callee) {
+					if h := handlerFunc(w.p.Prog, call.Common().Args[0]); h != nil {
+						if c, ok := instr.(*ssa.Call); ok {
+							w.handlers[h] = w.timeoutSet(c)
+						}
+					}
+				}
+			}
+			var ops [16]*ssa.Value
+			for i, op := range instr.Operands(ops[:0]) {
+				if op == nil || *op == nil {
+					continue
+				}
+				f, ok := (*op).(*ssa.Function)
+				if !ok {
+					continue
+				}
+				if call, ok := instr.(ssa.CallInstruction); ok && i == 0 && call.Common().Value == f {
+					continue // a static call, in the call graph already
+				}
+				w.creators[f] = appendOnce(w.creators[f], fn)
+			}
+		}
+	}
+}
+
+func appendOnce(fs []*ssa.Function, f *ssa.Function) []*ssa.Function {
+	for _, g := range fs {
+		if g == f {
+			return fs
+		}
+	}
+	return append(fs, f)
+}
+
+func isTimeoutHandler(fn *ssa.Function) bool {
+	return fn.Pkg != nil && fn.Pkg.Pkg.Path() == "net/http" && fn.Name() == "TimeoutHandler" && fn.Parent() == nil
+}
+
+// handlerFunc finds the function behind an http.Handler value:
+// http.HandlerFunc(f), a closure, a value whose type has ServeHTTP.
+func handlerFunc(prog *ssa.Program, v ssa.Value) *ssa.Function {
+	for {
+		switch x := v.(type) {
+		case *ssa.MakeInterface:
+			if fn := handlerFunc(prog, x.X); fn != nil {
+				return fn
+			}
+			if m := prog.LookupMethod(x.X.Type(), nil, "ServeHTTP"); m != nil {
+				return m
+			}
+			return nil
+		case *ssa.ChangeType:
+			v = x.X
+		case *ssa.MakeClosure:
+			fn, _ := x.Fn.(*ssa.Function)
+			return fn
+		case *ssa.Function:
+			return x
+		default:
+			return nil
+		}
+	}
+}
+
+func (w *walker) timeoutSet(c *ssa.Call) deadline.Set {
+	// http.TimeoutHandler(h, dt, msg): the same folding as WithTimeout.
+	return w.tracer.DeadlineSet(c, "http.TimeoutHandler")
+}
+
+// walkFrom lists the entry paths to pipeline function fn.
+func (w *walker) walkFrom(fn *ssa.Function, req deadline.Requirement) []*Row {
+	w.req, w.out, w.steps = req, nil, 0
+	ctx := -1
+	for i, prm := range fn.Params {
+		if retrymodel.IsContext(prm.Type()) {
+			ctx = i
+			break
+		}
+	}
+	var start deadline.Flow
+	if ctx >= 0 {
+		start = deadline.Flow{Origin: deadline.Param, Index: ctx}
+	} else {
+		start = deadline.Flow{Origin: deadline.Opaque, What: "the pipeline takes no context.Context"}
+	}
+	w.walk(fn, start, []*ssa.Function{fn})
+	return w.out
+}
+
+func (w *walker) resolved(f deadline.Flow) bool {
+	return f.Origin != deadline.Param && f.Origin != deadline.FreeVar
+}
+
+func (w *walker) onPath(fn *ssa.Function, path []*ssa.Function) bool {
+	for _, p := range path {
+		if p == fn {
+			return true
+		}
+	}
+	return false
+}
+
+func (w *walker) walk(fn *ssa.Function, flow deadline.Flow, path []*ssa.Function) {
+	w.steps++
+	if w.steps > maxSteps || len(w.out) >= maxRows {
+		w.truncated = true
+		return
+	}
+	if kind := stopKind(fn); kind != "" {
+		w.emit(fn, kind, flow, path)
+		return
+	}
+	if len(path) > maxDepth {
+		w.truncated = true
+		return
+	}
+	if flow.Origin == deadline.FreeVar {
+		parent := fn.Parent()
+		fl, ok := w.tracer.ResolveFreeVar(fn, flow.Index, flow.Deref)
+		if parent == nil || !ok {
+			flow.Origin, flow.What = deadline.Opaque, "a captured context made where the trace cannot see"
+			w.emit(fn, entryKind(fn), flow, path)
+			return
+		}
+		if w.onPath(parent, path) {
+			return
+		}
+		w.walk(parent, join(flow, fl), prepend(parent, path))
+		return
+	}
+	var edges []*callgraph.Edge
+	recursive := false
+	if node := w.p.Graph.Nodes[fn]; node != nil {
+		for _, e := range node.In {
+			if !w.isAnalyzed(e.Caller.Func) {
+				continue
+			}
+			if w.onPath(e.Caller.Func, path) {
+				recursive = true
+				continue
+			}
+			edges = append(edges, e)
+		}
+	}
+	if len(edges) == 0 {
+		creators := w.creators[fn]
+		if fn.Parent() != nil {
+			creators = []*ssa.Function{fn.Parent()}
+		}
+		var next []*ssa.Function
+		for _, c := range creators {
+			if !w.onPath(c, path) {
+				next = append(next, c)
+			}
+		}
+		if len(next) == 0 {
+			if recursive && len(creators) == 0 && len(path) > 1 {
+				return // only reached from itself: not an entry
+			}
+			w.emit(fn, entryKind(fn), flow, path)
+			return
+		}
+		if !w.resolved(flow) {
+			// The function is called by code outside the analysed
+			// packages (a library handed it as a value): its context
+			// comes from there.
+			w.emit(fn, entryKind(fn), flow, path)
+			return
+		}
+		for _, c := range next {
+			w.walk(c, flow, prepend(c, path))
+		}
+		return
+	}
+	goEmitted := false
+	seen := map[ssa.CallInstruction]bool{}
+	for _, e := range edges {
+		if seen[e.Site] {
+			continue
+		}
+		seen[e.Site] = true
+		caller := e.Caller.Func
+		_, isGo := e.Site.(*ssa.Go)
+		nf := flow
+		if !w.resolved(flow) {
+			arg := argFor(e.Site, fn, flow.Index)
+			if arg == nil {
+				nf = deadline.Flow{Origin: deadline.Opaque, What: "a call the trace cannot map", Sets: flow.Sets, Partial: flow.Partial}
+			} else {
+				nf = join(flow, w.tracer.Trace(arg))
+			}
+		}
+		if isGo && w.resolved(nf) {
+			// A goroutine whose context is settled once it starts: it is
+			// the entry.
+			if !goEmitted || !w.resolved(flow) {
+				w.emit(fn, "goroutine", nf, path)
+				goEmitted = true
+			}
+			continue
+		}
+		w.walk(caller, nf, prepend(caller, path))
+	}
+}
+
+// join continues flow (traced up to a parameter or free variable) with
+// next, the trace of the value bound to it one level up.
+func join(flow, next deadline.Flow) deadline.Flow {
+	sets := append(append([]deadline.Set(nil), flow.Sets...), next.Sets...)
+	next.Sets = sets
+	next.Partial = next.Partial || flow.Partial
+	return next
+}
+
+func prepend(fn *ssa.Function, path []*ssa.Function) []*ssa.Function {
+	return append([]*ssa.Function{fn}, path...)
+}
+
+// argFor returns the value a call site passes for callee's parameter i.
+func argFor(site ssa.CallInstruction, callee *ssa.Function, i int) ssa.Value {
+	c := site.Common()
+	if c.IsInvoke() {
+		if i == 0 {
+			return c.Value
+		}
+		if i-1 < len(c.Args) {
+			return c.Args[i-1]
+		}
+		return nil
+	}
+	if len(c.Args) == len(callee.Params) && i < len(c.Args) {
+		return c.Args[i]
+	}
+	return nil
+}
+
+// stopKind says whether fn is an entry the walk stops at whatever calls it.
+func stopKind(fn *ssa.Function) string {
+	if fn.Parent() == nil && fn.Pkg != nil && fn.Signature.Recv() == nil {
+		name := fn.Name()
+		if name == "main" && fn.Pkg.Pkg.Name() == "main" {
+			return "main"
+		}
+		if name == "init" || strings.HasPrefix(name, "init#") {
+			return "init"
+		}
+		if isTestFunc(fn) {
+			return "test"
+		}
+	}
+	if isHandler(fn) {
+		return "http-handler"
+	}
+	return ""
+}
+
+func isTestFunc(fn *ssa.Function) bool {
+	if fn.Prog == nil || !fn.Pos().IsValid() {
+		return false
+	}
+	file := fn.Prog.Fset.File(fn.Pos())
+	if file == nil || !strings.HasSuffix(file.Name(), "_test.go") {
+		return false
+	}
+	for _, p := range []string{"Test", "Benchmark", "Fuzz", "Example"} {
+		if strings.HasPrefix(fn.Name(), p) {
+			return true
+		}
+	}
+	return false
+}
+
+// isHandler: func(http.ResponseWriter, *http.Request), as a function, a
+// closure or a ServeHTTP method.
+func isHandler(fn *ssa.Function) bool {
+	params := fn.Signature.Params()
+	if params.Len() != 2 {
+		return false
+	}
+	return isNamed(params.At(0).Type(), "net/http", "ResponseWriter") && isNamed(params.At(1).Type(), "net/http", "Request")
+}
+
+func isNamed(t types.Type, path, name string) bool {
+	if p, ok := t.(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	n, ok := types.Unalias(t).(*types.Named)
+	return ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == path && n.Obj().Name() == name
+}
+
+// entryKind classifies a function nothing in the analysed code calls.
+func entryKind(fn *ssa.Function) string {
+	if k := stopKind(fn); k != "" {
+		return k
+	}
+	for f := fn; f != nil; f = f.Parent() {
+		if f.Parent() == nil && isTestFunc(f) {
+			return "test"
+		}
+	}
+	if fn.Parent() == nil {
+		if obj, ok := fn.Object().(*types.Func); ok && obj.Exported() {
+			if recv := fn.Signature.Recv(); recv == nil || exportedType(recv.Type()) {
+				return "exported"
+			}
+		}
+	}
+	return "other"
+}
+
+func exportedType(t types.Type) bool {
+	if p, ok := t.(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	if n, ok := types.Unalias(t).(*types.Named); ok {
+		return n.Obj().Exported()
+	}
+	return false
+}
+
+// emit records a row for entry fn.
+func (w *walker) emit(fn *ssa.Function, kind string, flow deadline.Flow, path []*ssa.Function) {
+	if kind == "http-handler" && flow.Origin == deadline.Request {
+		if s, ok := w.handlers[fn]; ok {
+			flow.Sets = append(flow.Sets, s)
+		}
+	}
+	d := deadline.Summarize(flow)
+	row := &Row{
+		Entry:    name(fn),
+		Kind:     kind,
+		D:        d,
+		CanStart: w.req.CanStart(d),
+		P99:      w.req.CoversP99(d),
+	}
+	for _, f := range path {
+		row.Path = append(row.Path, name(f))
+	}
+	switch d.Kind {
+	case deadline.Known, deadline.Unfolded:
+		row.Source = w.p.posn(d.Src)
+		if d.Kind == deadline.Unfolded && d.Set != nil && d.Set.Expr != "" {
+			row.Note = d.Set.Call + "(" + d.Set.Expr + ") cannot be folded to a constant"
+			if d.Bound > 0 {
+				row.Note += "; at most " + deadline.Format(d.Bound)
+			}
+		}
+	case deadline.None:
+		row.Source = w.p.posn(d.Src)
+		switch flow.Origin {
+		case deadline.Request:
+			row.Note = "the request's context: net/http sets no deadline"
+		case deadline.Detached:
+			row.Note = "context.WithoutCancel drops the caller's deadline"
+		}
+	case deadline.Unknown:
+		row.Source = w.p.posn(d.Src)
+		row.Note = d.What
+	case deadline.FromCaller:
+		row.Note = "the context is a parameter of " + name(fn)
+	}
+	w.out = append(w.out, row)
+}
+
+// name renders a function for the census: its full name, generic
+// instances by their origin.
+func name(fn *ssa.Function) string { return deadline.FuncName(fn) }

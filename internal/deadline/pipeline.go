@@ -1,0 +1,65 @@
+package deadline
+
+import (
+	"go/ast"
+	"go/types"
+	"time"
+
+	"golang.org/x/tools/go/types/typeutil"
+
+	"github.com/retryvet/retryvet/internal/retrymodel"
+)
+
+// PipelineOf says whether fn, declared in the package res describes, is a
+// pipeline (it holds a retry layer around a remote call, an SDK call that
+// retries by default, or is marked //retryvet:pipeline) and returns what its
+// retry needs. The p99 is the function's own //retryvet:p99, else the
+// largest p99 declared on a function the layer's operation calls.
+func PipelineOf(res *retrymodel.Result, info *types.Info, fn *types.Func) (Requirement, bool) {
+	ff := res.Func(fn)
+	if ff == nil {
+		return Requirement{}, false
+	}
+	var held *retrymodel.LayerInfo
+	for i := range ff.Chains {
+		c := &ff.Chains[i]
+		if len(c.Via) > 0 || len(c.Layers) == 0 {
+			continue
+		}
+		if li := &c.Layers[0]; li.Remote || li.Kind == retrymodel.SDK {
+			held = li
+			break
+		}
+	}
+	if held == nil && !ff.Pipeline {
+		return Requirement{}, false
+	}
+	p99, p99Posn := ff.P99, ff.P99Posn
+	if p99 == 0 && held != nil {
+		p99, p99Posn = opP99(res, info, fn)
+	}
+	return Derive(retrymodel.FuncName(fn), held, p99, p99Posn), true
+}
+
+// opP99 finds the largest p99 declared on the functions the layer at posn
+// (held by fn) repeats.
+func opP99(res *retrymodel.Result, info *types.Info, fn *types.Func) (p99 time.Duration, where string) {
+	for _, l := range res.Layers {
+		if l.Func != fn {
+			continue
+		}
+		var calls []*ast.CallExpr
+		calls = append(calls, l.Ops...)
+		for _, call := range calls {
+			if f := res.Func(typeutil.StaticCallee(info, call)); f != nil && f.P99 > p99 {
+				p99, where = f.P99, f.P99Posn
+			}
+		}
+		for _, op := range l.OpFuncs {
+			if f := res.Func(op); f != nil && f.P99 > p99 {
+				p99, where = f.P99, f.P99Posn
+			}
+		}
+	}
+	return p99, where
+}
