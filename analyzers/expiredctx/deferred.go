@@ -9,6 +9,7 @@ import (
 	"golang.org/x/tools/go/ast/astutil"
 
 	"github.com/retryvet/retryvet/internal/durconst"
+	"github.com/retryvet/retryvet/internal/retrymodel"
 )
 
 // A ctxSet is a context a function derives with a deadline or a cancel.
@@ -86,6 +87,11 @@ func (c *checker) deferred() []*expiry {
 		}
 		for _, l := range c.model.Layers {
 			if l.FuncNode != n || l.Context == nil {
+				continue
+			}
+			// Bounded by ctx: it stops when ctx is done (it checks it, or it
+			// has no other bound), so it can end the function after expiry.
+			if _, bounded := l.Attempts(); l.Policy.DeadlineAware != retrymodel.Yes && bounded {
 				continue
 			}
 			r, ok := c.refOf(l.Context)

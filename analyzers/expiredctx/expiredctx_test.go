@@ -16,5 +16,6 @@ func TestExpiredctx(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	analysistest.Run(t, dir, expiredctx.Analyzer, "./a", "./store")
+	analysistest.RunWithSuggestedFixes(t, dir, expiredctx.Analyzer, "./a", "./deferred")
+	analysistest.Run(t, dir, expiredctx.Analyzer, "./store")
 }
