@@ -213,7 +213,7 @@ func formatBaseline(rows []*baseRow, old map[string][]*baseRow) []byte {
 	for i, l := range lines {
 		lines[i] = strings.TrimRight(l, " ")
 	}
-	return []byte(strings.Join(lines, "\n"))
+	return []byte(strings.TrimRight(strings.Join(lines, "\n"), "\n") + "\n")
 }
 
 // writeAtomic writes data to name through a temporary file in the same

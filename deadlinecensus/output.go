@@ -92,6 +92,7 @@ func WriteJSON(w io.Writer, c *Census) error {
 	}
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
 	return enc.Encode(out)
 }
 

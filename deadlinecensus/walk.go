@@ -28,6 +28,7 @@ type walker struct {
 	creators  map[*ssa.Function][]*ssa.Function // functions that take a function as a value
 	handlers  map[*ssa.Function]deadline.Set    // handlers wrapped in http.TimeoutHandler
 	instances func(*ssa.Function) []*ssa.Function
+	hasInsts  map[*ssa.Function]bool
 
 	req       deadline.Requirement
 	rows      func(*ssa.Function, deadline.Requirement) []*Row
@@ -52,6 +53,10 @@ func newWalker(p *Program) *walker {
 			continue
 		}
 		w.index(fn)
+	}
+	w.hasInsts = map[*ssa.Function]bool{}
+	for o := range insts {
+		w.hasInsts[o] = true
 	}
 	w.instances = func(fn *ssa.Function) []*ssa.Function {
 		if is := insts[fn]; len(is) > 0 {
@@ -173,6 +178,17 @@ func (w *walker) walkFrom(fn *ssa.Function, req deadline.Requirement) []*Row {
 	return w.out
 }
 
+// genericBody: the body of a generic function that has instances; the
+// instances are what runs.
+func (w *walker) genericBody(fn *ssa.Function) bool {
+	for f := fn; f != nil; f = f.Parent() {
+		if f.TypeParams().Len() > 0 && len(f.TypeArgs()) == 0 && w.hasInsts[f] {
+			return true
+		}
+	}
+	return false
+}
+
 func (w *walker) resolved(f deadline.Flow) bool {
 	return f.Origin != deadline.Param && f.Origin != deadline.FreeVar
 }
@@ -218,7 +234,7 @@ func (w *walker) walk(fn *ssa.Function, flow deadline.Flow, path []*ssa.Function
 	recursive := false
 	if node := w.p.Graph.Nodes[fn]; node != nil {
 		for _, e := range node.In {
-			if !w.isAnalyzed(e.Caller.Func) {
+			if !w.isAnalyzed(e.Caller.Func) || w.genericBody(e.Caller.Func) {
 				continue
 			}
 			if w.onPath(e.Caller.Func, path) {
