@@ -887,6 +887,12 @@ func (p *callCtx) k8sPolicy(l *Layer, b k8sBackoff) {
 			}
 			d = next
 		}
+		if steps == 0 {
+			// reaching Cap ends the steps: wait.ExponentialBackoff still
+			// sleeps this wait before it gives up.
+			pol.Notes = append(pol.Notes, "Cap reached: a last wait of "+fd(w)+" is spent before giving up")
+			break
+		}
 		waits = append(waits, w)
 		if attempts > 10000 {
 			break

@@ -38,7 +38,7 @@ func (p *callCtx) stainlessLayer(call *ast.CallExpr, fn *types.Func, sdk, root s
 		return nil
 	}
 	last, ok := sig.Params().At(sig.Params().Len() - 1).Type().(*types.Slice)
-	if !ok || !namedIs(last.Elem(), root+"/option", "RequestOption") {
+	if !ok || !isRequestOption(last.Elem(), root) {
 		return nil
 	}
 	sel, ok := astutil.Unparen(call.Fun).(*ast.SelectorExpr)
@@ -122,6 +122,17 @@ func (p *callCtx) stainlessLayer(call *ast.CallExpr, fn *types.Func, sdk, root s
 		pol.Waits, pol.WaitsKnown = expWaits(sdkBase, 2, sdkCap, n), true
 	}
 	return l
+}
+
+// isRequestOption reports whether t is the SDK's option.RequestOption (an
+// alias of internal/requestconfig.RequestOption).
+func isRequestOption(t types.Type, root string) bool {
+	if a, ok := t.(*types.Alias); ok && a.Obj().Pkg() != nil && a.Obj().Pkg().Path() == root+"/option" && a.Obj().Name() == "RequestOption" {
+		return true
+	}
+	n, ok := types.Unalias(t).(*types.Named)
+	return ok && n.Obj().Pkg() != nil && n.Obj().Name() == "RequestOption" &&
+		(n.Obj().Pkg().Path() == root+"/option" || n.Obj().Pkg().Path() == root+"/internal/requestconfig")
 }
 
 // servicePath walks client.Chat.Completions back to the client value,

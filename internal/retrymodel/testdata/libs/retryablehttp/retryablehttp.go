@@ -1,0 +1,80 @@
+// Package retryablehttp exercises github.com/hashicorp/go-retryablehttp.
+package retryablehttp
+
+import (
+	"context"
+	"net/http"
+	"time"
+
+	"github.com/hashicorp/go-retryablehttp"
+)
+
+// Defaults: RetryMax 4, 1s*2^i capped at 30s, Retry-After honoured.
+func defaults(ctx context.Context) (*http.Response, error) {
+	c := retryablehttp.NewClient()
+	req, err := retryablehttp.NewRequestWithContext(ctx, "GET", "http://x", nil)
+	if err != nil {
+		return nil, err
+	}
+	return c.Do(req) // want `^retryablehttp\.Client\.Do kind=client attempts=5 waits=1s,2s,4s,8s jitter=no deadline=yes cancel=yes retryafter=yes elapsed=- assumed=false client=retryablehttp/retryablehttp.go:14 classifier=false .*ctx=true`
+}
+
+// Field assignments and a custom classifier.
+type api struct{ rc *retryablehttp.Client }
+
+func newAPI() *api {
+	rc := retryablehttp.NewClient()
+	rc.RetryMax = 2
+	rc.RetryWaitMin = 500 * time.Millisecond
+	rc.CheckRetry = func(ctx context.Context, resp *http.Response, err error) (bool, error) { return err != nil, nil }
+	return &api{rc: rc}
+}
+
+func (a *api) get(url string) (*http.Response, error) {
+	return a.rc.Get(url) // want `^retryablehttp\.Client\.Get kind=client attempts=3 waits=500ms,1s jitter=no deadline=no cancel=no retryafter=yes .*assumed=false client=retryablehttp/retryablehttp.go:26 classifier=true`
+}
+
+// Retries off.
+func noRetry() (*http.Response, error) {
+	c := retryablehttp.NewClient()
+	c.RetryMax = 0
+	return c.Post("http://x", "text/plain", nil) // want `^retryablehttp\.Client\.Post kind=client attempts=1 waits=-`
+}
+
+// Linear jitter: Retry-After ignored.
+func linear() (*http.Response, error) {
+	c := &retryablehttp.Client{RetryMax: 3, RetryWaitMin: time.Second, RetryWaitMax: 2 * time.Second, Backoff: retryablehttp.LinearJitterBackoff, CheckRetry: retryablehttp.DefaultRetryPolicy}
+	return c.Head("http://x") // want `^retryablehttp\.Client\.Head kind=client attempts=4 waits=1s,2s,3s jitter=yes deadline=no cancel=no retryafter=no`
+}
+
+// A client from outside: defaults assumed.
+func given(c *retryablehttp.Client, req *retryablehttp.Request) (*http.Response, error) {
+	return c.Do(req) // want `^retryablehttp\.Client\.Do kind=client attempts=5 .*deadline=unknown .*assumed=true client=-`
+}
+
+// The package functions use a default client.
+func pkgGet() (*http.Response, error) {
+	return retryablehttp.Get("http://x") // want `^retryablehttp\.Get kind=client attempts=5 waits=1s,2s,4s,8s .*deadline=no`
+}
+
+// StandardClient: the *http.Client's transport retries.
+type svc struct{ hc *http.Client }
+
+func newSvc() *svc {
+	rc := retryablehttp.NewClient()
+	rc.RetryMax = 3
+	return &svc{hc: rc.StandardClient()}
+}
+
+func (s *svc) call(ctx context.Context) (*http.Response, error) {
+	req, _ := http.NewRequestWithContext(ctx, "GET", "http://x", nil)
+	return s.hc.Do(req) // want `^http\.Client\.Do \(retryablehttp StandardClient\) kind=client attempts=4 waits=1s,2s,4s .*deadline=yes .*client=retryablehttp/retryablehttp.go:66`
+}
+
+// Not layers: a plain *http.Client, building requests and clients.
+func plain(ctx context.Context) (*http.Response, error) {
+	_, _ = retryablehttp.NewRequest("GET", "http://x", nil)
+	_ = retryablehttp.NewClient()
+	hc := &http.Client{Timeout: time.Second}
+	return hc.Get("http://x")
+}

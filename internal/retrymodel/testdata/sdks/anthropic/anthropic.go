@@ -1,0 +1,33 @@
+// Package anthropic exercises github.com/anthropics/anthropic-sdk-go.
+package anthropic
+
+import (
+	"context"
+
+	"github.com/anthropics/anthropic-sdk-go"
+	"github.com/anthropics/anthropic-sdk-go/option"
+)
+
+type Agent struct {
+	c anthropic.Client
+}
+
+func New() *Agent {
+	a := &Agent{}
+	a.c = anthropic.NewClient(option.WithMaxRetries(3))
+	return a
+}
+
+func (a *Agent) Ask(ctx context.Context) (*anthropic.Message, error) {
+	return a.c.Messages.New(ctx, anthropic.MessageNewParams{MaxTokens: 10, Model: anthropic.ModelClaudeSonnet4_5}) // want `^anthropic Messages\.New kind=sdk attempts=4 waits=500ms,1s,2s jitter=yes deadline=yes cancel=yes retryafter=yes .*assumed=false client=anthropic/anthropic.go:17`
+}
+
+func (a *Agent) Off(ctx context.Context) (*anthropic.Message, error) {
+	return a.c.Messages.New(ctx, anthropic.MessageNewParams{}, option.WithMaxRetries(0)) // want `^anthropic Messages\.New kind=sdk attempts=1 waits=- `
+}
+
+func Default(ctx context.Context) error {
+	c := anthropic.NewClient()
+	_, err := c.Beta.Messages.New(ctx, anthropic.BetaMessageNewParams{}) // want `^anthropic Beta\.Messages\.New kind=sdk attempts=3 waits=500ms,1s .*assumed=false client=anthropic/anthropic.go:30`
+	return err
+}
