@@ -4,17 +4,31 @@ package census
 
 import (
 	"context"
-	"errors"
+	"fmt"
+	"net/http"
 	"time"
 )
 
-var errRefused = errors.New("refused")
-
-func call(ctx context.Context) error { return errRefused }
-
-// Complete retries a refused call twice, waiting 7s and then 11s.
+// call asks the model host once.
 //
 //retryvet:p99 40s
+func call(ctx context.Context) error {
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, "https://llm.example/v1/complete", nil)
+	if err != nil {
+		return err
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return err
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		return fmt.Errorf("status %d", resp.StatusCode)
+	}
+	return nil
+}
+
+// Complete retries a refused call twice, waiting 7s and then 11s.
 func Complete(ctx context.Context) error {
 	waits := []time.Duration{7 * time.Second, 11 * time.Second}
 	var err error

@@ -4,13 +4,22 @@ package timeout
 
 import (
 	"context"
-	"errors"
+	"net/http"
+	"strings"
 	"time"
 )
 
-var errBusy = errors.New("busy")
-
-func send(ctx context.Context, msg string) error { return errBusy }
+func send(ctx context.Context, msg string) error {
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, "https://queue.example/send", strings.NewReader(msg))
+	if err != nil {
+		return err
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return err
+	}
+	return resp.Body.Close()
+}
 
 // Send retries 5 times, sleeping 2s between attempts whatever ctx says.
 func Send(ctx context.Context, msg string) error {
