@@ -80,5 +80,23 @@ func TestGoTool(t *testing.T) {
 	if code := exitCode(err); code != wantCode {
 		t.Errorf("go tool retryvet ./... exit code %d, want %d", code, wantCode)
 	}
+
+	// The tool binary as a vet tool: go vet -vettool="$(go tool -n retryvet)".
+	path, _ := goCmd("tool", "-n", "retryvet")
+	vettool := strings.TrimSpace(string(path))
+	if _, err := os.Stat(vettool); err != nil {
+		t.Fatalf("go tool -n retryvet = %q: %v", vettool, err)
+	}
+	vet := exec.Command("go", "vet", "-vettool="+vettool, "-json", "./...")
+	vet.Dir, vet.Env = dir, env
+	var vout, verr bytes.Buffer
+	vet.Stdout, vet.Stderr = &vout, &verr
+	if err := vet.Run(); err != nil {
+		t.Fatalf("go vet -vettool=$(go tool -n retryvet): %v\n%s", err, verr.String())
+	}
+	if viaVet := findingsOf(t, dir, decodeTrees(t, append(vout.Bytes(), verr.Bytes()...))); !slices.Equal(viaVet, want) {
+		t.Errorf("go vet -vettool=$(go tool -n retryvet) differs from retryvet\nvet:\n  %s\nretryvet:\n  %s",
+			strings.Join(viaVet, "\n  "), strings.Join(want, "\n  "))
+	}
 	t.Logf("go tool retryvet: %d findings", len(viaTool))
 }
