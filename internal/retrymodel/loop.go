@@ -590,6 +590,18 @@ func (p *pkgCtx) walkPaths(stmts []ast.Stmt, at path, loop ast.Node, s *loopShap
 			if p.walkPaths(st.List, at, loop, s) {
 				return true
 			}
+		case *ast.SelectStmt:
+			// select { case <-tick.C: op... }: the wait is the select, the
+			// attempt runs in a case.
+			p.noteWait(&ast.SelectStmt{Select: st.Select, Body: &ast.BlockStmt{}}, at, s)
+			if len(p.waitsIn(st)) > 0 && at != successPath {
+				s.failWait = true
+			}
+			for _, cc := range st.Body.List {
+				if comm, ok := cc.(*ast.CommClause); ok {
+					p.walkPaths(comm.Body, at, loop, s)
+				}
+			}
 		case *ast.SwitchStmt:
 			for _, cc := range st.Body.List {
 				p.walkSwitchClause(cc, at, loop, s)
@@ -683,6 +695,9 @@ func (p *pkgCtx) blockLeaves(b *ast.BlockStmt, loop ast.Node) bool {
 // branchLeaves reports whether a break statement leaves loop (and not an
 // inner switch, select or loop).
 func (p *pkgCtx) branchLeaves(br *ast.BranchStmt, loop ast.Node) bool {
+	if loop == nil {
+		return false
+	}
 	if br.Label != nil {
 		return p.labelOf(loop) != nil && p.labelOf(loop).Name == br.Label.Name
 	}
@@ -690,6 +705,9 @@ func (p *pkgCtx) branchLeaves(br *ast.BranchStmt, loop ast.Node) bool {
 }
 
 func (p *pkgCtx) branchTargets(br *ast.BranchStmt, loop ast.Node) bool {
+	if loop == nil {
+		return false
+	}
 	if br.Label != nil {
 		return p.labelOf(loop) != nil && p.labelOf(loop).Name == br.Label.Name
 	}
@@ -728,7 +746,7 @@ func (p *pkgCtx) innermostBreakable(br ast.Node, loop ast.Node) ast.Node {
 
 // gotoLeaves reports whether a goto jumps to a label outside loop.
 func (p *pkgCtx) gotoLeaves(br *ast.BranchStmt, loop ast.Node) bool {
-	if br.Label == nil {
+	if br.Label == nil || loop == nil {
 		return false
 	}
 	obj := p.info.Uses[br.Label]
@@ -872,7 +890,7 @@ func (p *pkgCtx) gotoLayer(ls *ast.LabeledStmt, fnNode ast.Node, stack []ast.Nod
 	if back == nil {
 		return nil
 	}
-	s := p.shape(nil, region, nil)
+	s := p.shape(ls, region, nil)
 	if len(s.errs) == 0 {
 		return nil
 	}

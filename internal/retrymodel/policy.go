@@ -82,6 +82,9 @@ func (p *pkgCtx) loopPolicy(l *Layer, n ast.Node, body *ast.BlockStmt, cond ast.
 	// The retry's own overall limit: a context.WithTimeout in the function
 	// before the loop, whose context the loop uses.
 	pol.MaxElapsed = p.enclosingTimeout(l, fnNode)
+	if !pol.MaxElapsed.Set {
+		pol.MaxElapsed = p.wallClockBound(n, cond, body, fnNode)
+	}
 	pol.PerAttempt = p.bodyTimeout(body)
 
 	if pos := p.retryAfterPos(body); pos.IsValid() {
@@ -323,6 +326,11 @@ func (p *pkgCtx) counterTest(pol *Policy, b *ast.BinaryExpr, ifs *ast.IfStmt, bo
 	}
 	stepBefore := step < ifs.Pos()
 	leaves := p.blockLeavesAny(ifs.Body)
+	if !leaves && !p.endsInGoto(ifs.Body) {
+		// `if verbose && attempt > 0 { log }` neither gives up nor retries.
+		pol.Attempts = Value{}
+		return nil
+	}
 	// The counter's value when the test runs on turn k (1-based).
 	at := func(k int64) int64 {
 		if stepBefore {
@@ -896,6 +904,70 @@ func (p *pkgCtx) timeoutCall(e ast.Expr) (Value, token.Pos, bool) {
 		return Value{Set: true, Known: true, D: d}, call.Pos(), true
 	}
 	return Value{Set: true}, call.Pos(), true
+}
+
+// wallClockBound finds a loop bounded by the clock rather than a context:
+// for time.Now().Before(deadline), time.Since(start) < d, time.Until(d) > 0,
+// in the loop condition or in a test in the body. The limit is folded when
+// deadline := time.Now().Add(d) or d is constant.
+func (p *pkgCtx) wallClockBound(loop ast.Node, cond ast.Expr, body *ast.BlockStmt, fnNode ast.Node) Value {
+	var out Value
+	look := func(root ast.Node) {
+		if root == nil || out.Set {
+			return
+		}
+		ast.Inspect(root, func(n ast.Node) bool {
+			if out.Set {
+				return false
+			}
+			call, ok := n.(*ast.CallExpr)
+			if !ok {
+				return true
+			}
+			fn := typeutil.StaticCallee(p.info, call)
+			if fn == nil || fn.Pkg() == nil || fn.Pkg().Path() != "time" {
+				return true
+			}
+			var limit ast.Expr
+			switch fn.Name() {
+			case "Before", "After":
+				if len(call.Args) == 1 {
+					limit = call.Args[0]
+				}
+			case "Since", "Until":
+				if len(call.Args) == 1 {
+					limit = call.Args[0]
+				}
+			default:
+				return true
+			}
+			out = Value{Set: true, Pos: call.Pos()}
+			// deadline := time.Now().Add(d)
+			if id, ok := astutil.Unparen(limit).(*ast.Ident); ok && fnNode != nil {
+				if v := p.identVar(id); v != nil {
+					for _, rhs := range p.assignmentsTo(v, fnNode) {
+						if c, ok := astutil.Unparen(rhs).(*ast.CallExpr); ok {
+							if sel, ok := c.Fun.(*ast.SelectorExpr); ok && sel.Sel.Name == "Add" && len(c.Args) == 1 {
+								if d, ok := p.fold.Duration(c.Args[0]); ok {
+									out.Known, out.D = true, d
+								}
+							}
+						}
+					}
+				}
+			}
+			return false
+		})
+	}
+	look(cond)
+	if body != nil {
+		for _, st := range body.List {
+			if ifs, ok := st.(*ast.IfStmt); ok && p.blockLeavesAny(ifs.Body) {
+				look(ifs.Cond)
+			}
+		}
+	}
+	return out
 }
 
 // bodyTimeout finds a per-attempt context.WithTimeout inside the body.

@@ -134,7 +134,10 @@ func (p *pkgCtx) selectWait(s *ast.SelectStmt) (waitSite, bool) {
 		}
 		if rw, ok := p.recvWait(u.X); ok {
 			w, found = rw, true
+			continue
 		}
+		// Any other channel (a shutdown or quit channel) also ends the wait early.
+		done = true
 	}
 	if !found {
 		return waitSite{}, false
@@ -167,7 +170,14 @@ func (p *pkgCtx) recvWait(ch ast.Expr) (waitSite, bool) {
 		return waitSite{}, false
 	}
 	named, ok := deref(p.info.TypeOf(sel.X)).(*types.Named)
-	if !ok || named.Obj().Pkg() == nil || named.Obj().Pkg().Path() != "time" {
+	if !ok || named.Obj().Pkg() == nil {
+		return waitSite{}, false
+	}
+	if path := named.Obj().Pkg().Path(); strings.HasPrefix(path, "github.com/cenkalti/backoff") && named.Obj().Name() == "Ticker" {
+		// backoff.NewTicker(b).C fires on the backoff's schedule.
+		return waitSite{cancellable: No}, true
+	}
+	if named.Obj().Pkg().Path() != "time" {
 		return waitSite{}, false
 	}
 	switch named.Obj().Name() {

@@ -6,6 +6,8 @@ import (
 	"context"
 	"errors"
 	"math/rand/v2"
+
+	"github.com/cenkalti/backoff/v5"
 	"net/http"
 	"time"
 )
@@ -280,4 +282,56 @@ func batch(ctx context.Context, items []string) error {
 		time.Sleep(time.Second)
 	}
 	return nil
+}
+
+// A loop bounded by the clock, with a log line that tests the counter.
+func clockBound(ctx context.Context, verbose bool) error {
+	deadline := time.Now().Add(30 * time.Second)
+	attempt := 0
+	for time.Now().Before(deadline) { // want `retry loop: attempts=unbounded waits=50ms.* maxelapsed=30s`
+		err := call(ctx)
+		if err == nil {
+			if verbose && attempt > 0 {
+				println(attempt)
+			}
+			return nil
+		}
+		attempt++
+		time.Sleep(50 * time.Millisecond)
+	}
+	return errors.New("timeout")
+}
+
+// A backoff ticker drives the attempts (as alertmanager's notify stage does).
+func tickerRetry(ctx context.Context) error {
+	tick := backoff.NewTicker(backoff.NewExponentialBackOff())
+	defer tick.Stop()
+	for { // want `retry loop: attempts=unbounded jitter=unknown deadline=yes cancellable=yes`
+		select {
+		case <-tick.C:
+			err := call(ctx)
+			if err != nil {
+				continue
+			}
+			return nil
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
+}
+
+// A wait that a quit channel can end is cancellable.
+func quitChan(ctx context.Context, quit <-chan struct{}) error {
+	var err error
+	for i := 0; i < 3; i++ { // want `retry loop: attempts=3 waits=1s,1s jitter=no deadline=no cancellable=yes`
+		if err = call(ctx); err == nil {
+			return nil
+		}
+		select {
+		case <-time.After(time.Second):
+		case <-quit:
+			return err
+		}
+	}
+	return err
 }
