@@ -31,4 +31,3 @@ func Extract(src, name string) string {
 
 // URL is the README anchor of an analyzer.
 func URL(name string) string { return "https://github.com/retryvet/retryvet#" + name }
-

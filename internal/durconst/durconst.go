@@ -27,7 +27,7 @@ type Folder struct {
 	Files []*ast.File
 
 	assigns map[*types.Var][]ast.Expr // every value assigned to a variable (nil entry: unknown assignment)
-	fields  map[fieldKey][]ast.Expr    // values given to a struct field in composite literals or assignments
+	fields  map[fieldKey][]ast.Expr   // values given to a struct field in composite literals or assignments
 }
 
 type fieldKey struct {
