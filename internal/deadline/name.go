@@ -30,3 +30,23 @@ func FuncName(fn *ssa.Function) string {
 	}
 	return fn.String()
 }
+
+// ShortFuncName renders an SSA function the way messages do:
+// llm.(*Client).Complete, batch.Run$1.
+func ShortFuncName(fn *ssa.Function) string {
+	if o := fn.Origin(); o != nil {
+		fn = o
+	}
+	top := fn
+	for top.Parent() != nil {
+		top = top.Parent()
+	}
+	suffix := ""
+	if top != fn {
+		suffix = strings.TrimPrefix(fn.Name(), top.Name())
+	}
+	if obj, ok := top.Object().(*types.Func); ok && obj.Pkg() != nil {
+		return retrymodel.FuncName(obj) + suffix
+	}
+	return fn.Name()
+}

@@ -17,7 +17,7 @@ func Run(c *llm.Client, items []string) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second+2*time.Second) // want `retry in llm.\(\*Client\).Complete can never start on this path: deadline 22s \(set here\) < 72s needed \(waits 7s, 11s; reserve 1m5s\)` `deadline 22s is below the 40s p99 of llm.\(\*Client\).Complete`
+			ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second+2*time.Second) // want `retry in llm.\(\*Client\).Complete can never start on this path: deadline 22s \(set here\) < 72s needed \(waits 7s, 11s; reserve 65s\); path: batch.Run\$1 -> llm.\(\*Client\).Complete$` `^deadline 22s is below the 40s p99 of llm.\(\*Client\).Complete: slow answers become errors and the backup is never asked; path: batch.Run\$1 -> llm.\(\*Client\).Complete$`
 			defer cancel()
 			c.Complete(ctx, it)
 		}()

@@ -52,7 +52,7 @@ func FromConfig(c *llm.Client) {
 }
 
 // Walk recurses before it calls the pipeline.
-func Walk(ctx context.Context, c *llm.Client, depth int) {
+func Walk(ctx context.Context, c *llm.Client, depth int) { // want Walk:`needs 72s on param 0`
 	if depth > 0 {
 		Walk(ctx, c, depth-1)
 	}
@@ -93,7 +93,7 @@ func slow(c *llm.Client) {
 }
 
 // Each is generic.
-func Each[T any](ctx context.Context, c *llm.Client, items []T) {
+func Each[T any](ctx context.Context, c *llm.Client, items []T) { // want Each:`needs 72s on param 0`
 	for _, it := range items {
 		c.Complete(ctx, fmt.Sprint(it))
 	}

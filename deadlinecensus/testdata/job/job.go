@@ -16,7 +16,7 @@ type Nightly struct {
 }
 
 // Run runs the job once.
-func (j *Nightly) Run(ctx context.Context) error {
+func (j *Nightly) Run(ctx context.Context) error { // want Run:`needs 72s on param 1 for llm.\(\*Client\).Complete`
 	ctx, cancel := context.WithTimeout(ctx, jobTimeout)
 	defer cancel()
 	_, err := j.LLM.Complete(ctx, "summarise the day")

@@ -19,7 +19,7 @@ type Client struct {
 
 // Completer is what the callers use.
 type Completer interface {
-	Complete(ctx context.Context, prompt string) (string, error)
+	Complete(ctx context.Context, prompt string) (string, error) // want Complete:`needs 72s on param 1 for llm.\(\*Client\).Complete \(p99 40s\)`
 }
 
 var errRefused = errors.New("llm: refused")
@@ -51,7 +51,7 @@ func (c *Client) call(ctx context.Context, prompt string) (string, error) {
 
 // Complete asks the model, retrying a refusal only while the caller's
 // deadline leaves room for the wait, a slow call and the backup.
-func (c *Client) Complete(ctx context.Context, prompt string) (string, error) {
+func (c *Client) Complete(ctx context.Context, prompt string) (string, error) { // want Complete:`needs 72s on param 1 for llm.\(\*Client\).Complete \(p99 40s\)`
 	out, err := c.call(ctx, prompt)
 	for i := 0; i < 2 && err != nil; i++ {
 		wait := waits[i]

@@ -26,7 +26,7 @@ func (w *Worker) Run() {
 }
 
 func (w *Worker) handle(item string) {
-	ctx, cancel := context.WithTimeout(context.Background(), ItemTimeout)
+	ctx, cancel := context.WithTimeout(context.Background(), ItemTimeout) // want `retry in llm.\(\*Client\).Complete can never start on this path: deadline 40s \(set here\) < 72s needed \(waits 7s, 11s; reserve 65s\); path: queue.\(\*Worker\).handle -> llm.\(\*Client\).Complete`
 	defer cancel()
 	w.Model.Complete(ctx, item)
 }

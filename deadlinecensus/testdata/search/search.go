@@ -24,7 +24,7 @@ func (x *Index) get(ctx context.Context) (*http.Response, error) {
 }
 
 // Query retries twice, 2s apart.
-func (x *Index) Query(ctx context.Context) error {
+func (x *Index) Query(ctx context.Context) error { // want Query:`needs 12s on param 1 for search.\(\*Index\).Query \(p99 5s\)`
 	var err error
 	for attempt := 0; attempt < 3; attempt++ {
 		var resp *http.Response
