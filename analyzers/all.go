@@ -8,11 +8,14 @@ package analyzers
 
 import (
 	"golang.org/x/tools/go/analysis"
+
+	"github.com/retryvet/retryvet/deadlinecensus"
 )
 
 // All returns the retryvet analyzers in a stable order.
 func All() []*analysis.Analyzer {
 	return []*analysis.Analyzer{
 		// one line per analyzer, in the order of DESIGN.md
+		deadlinecensus.Analyzer,
 	}
 }
