@@ -94,6 +94,10 @@ func Parse(fset *token.FileSet, files []*ast.File) *Set {
 
 func (s *Set) parseOne(fset *token.FileSet, c *ast.Comment, fn *ast.FuncDecl) {
 	text := strings.TrimPrefix(c.Text, Prefix)
+	// A trailing comment ends the directive: //retryvet:ignore X reason // note
+	if i := strings.Index(text, " //"); i >= 0 {
+		text = text[:i]
+	}
 	fields := strings.Fields(text)
 	verb := ""
 	if len(fields) > 0 {

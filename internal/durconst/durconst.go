@@ -352,10 +352,14 @@ func typeUnder(t types.Type) types.Type {
 	return t.Underlying()
 }
 
-// Format prints a duration the way people write them: 72s, 1m30s, 500ms.
+// Format prints a duration the way people write them in timeouts: 72s
+// rather than 1m12s below ten minutes, 500ms, 15m, 1h30m.
 func Format(d time.Duration) string {
 	if d == 0 {
 		return "0s"
+	}
+	if d > 0 && d < 10*time.Minute && d%time.Second == 0 {
+		return strconv.FormatInt(int64(d/time.Second), 10) + "s"
 	}
 	s := d.String()
 	// time.Duration prints 1m0s and 1h0m0s; drop the zero tails.

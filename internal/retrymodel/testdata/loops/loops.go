@@ -86,7 +86,7 @@ const reserve = 65 * time.Second
 
 func guarded(ctx context.Context) error {
 	err := call(ctx)
-	for i := 0; i < 2 && err != nil; i++ { // want `retry loop: attempts=3 waits=7s,11s jitter=no deadline=yes.*guard=wait\+1m5s`
+	for i := 0; i < 2 && err != nil; i++ { // want `retry loop: attempts=3 waits=7s,11s jitter=no deadline=yes.*guard=wait\+65s`
 		wait := waits[i]
 		if dl, ok := ctx.Deadline(); ok && time.Until(dl) < wait+reserve {
 			return err
