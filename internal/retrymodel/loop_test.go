@@ -37,3 +37,15 @@ func TestLoops(t *testing.T) {
 	testmod.Download(t, dir)
 	analysistest.Run(t, dir, show, "./loops")
 }
+
+// TestFacts checks the facts the model exports: a retry in package b is
+// seen from package a, chains nest across the boundary, and sleep helpers
+// and p99 directives travel too.
+func TestFacts(t *testing.T) {
+	dir, err := filepath.Abs("testdata")
+	if err != nil {
+		t.Fatal(err)
+	}
+	testmod.Download(t, dir)
+	analysistest.Run(t, dir, retrymodel.Analyzer, "./facts/...")
+}
