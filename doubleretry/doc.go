@@ -1,0 +1,57 @@
+// Package doubleretry defines an Analyzer that reports retry layers whose
+// retried operation reaches another retry layer.
+//
+// # Analyzer doubleretry
+//
+// doubleretry: report a retry layer whose retried operation reaches another retry layer
+//
+// Retry layers multiply, they do not add. An own three-attempt loop around
+// an SDK that retries twice by default (openai-go, anthropic-sdk-go; the
+// aws-sdk-go-v2 standard retryer makes 3 attempts) turns one logical request
+// into nine HTTP requests, with the backoff curves multiplying, aimed at a
+// provider that is usually already saturated when the retries start. Retries
+// belong at exactly one layer: the one that knows what the whole operation
+// costs and whether it is still worth finishing.
+//
+// The analyzer looks at every retry layer the retry model finds (own loops,
+// cenkalti/backoff v4 and v5, avast/retry-go, sethvargo/go-retry, client-go
+// retry.OnError and RetryOnConflict, wait.ExponentialBackoff,
+// go-retryablehttp clients including an *http.Client built by
+// StandardClient(), and SDK clients that retry by default) and follows its
+// retried region: direct calls, methods, closures handed to retry libraries,
+// and functions of other packages through facts. When the region reaches
+// another retry layer, it reports at the outer layer, once, with the whole
+// chain, the position of each layer, where the SDK client was built, and the
+// product of attempts when every layer's count is known. An SDK default that
+// was assumed because the client's construction could not be found is marked
+// as such.
+//
+// A layer whose own retries are off (option.WithMaxRetries(0) on the client
+// or the call, RetryMax = 0, aws.NopRetryer, RetryMaxAttempts = 1) makes one
+// attempt and is not a retry. Retries one after the other, fallback chains
+// that try each model or endpoint once without waiting, and polling loops
+// are not nested retries and are not reported.
+//
+// Where it is one edit, a suggested fix turns the SDK's retries off at the
+// client's construction (option.WithMaxRetries(0)), leaving the policy to the
+// outer layer, which knows the deadline.
+//
+// Bad: one logical request is up to 9 HTTP requests.
+//
+//	client := openai.NewClient(option.WithAPIKey(key))
+//	for attempt := 0; attempt < 3; attempt++ {
+//		resp, err := client.Chat.Completions.New(ctx, params)
+//		if err == nil {
+//			return resp, nil
+//		}
+//		time.Sleep(time.Second << attempt)
+//	}
+//
+// Good: one layer owns the policy.
+//
+//	client := openai.NewClient(option.WithAPIKey(key), option.WithMaxRetries(0))
+//	for attempt := 0; attempt < 3; attempt++ {
+//		resp, err := client.Chat.Completions.New(ctx, params)
+//		...
+//	}
+package doubleretry

@@ -1,0 +1,139 @@
+package doubleretry
+
+import (
+	_ "embed"
+	"go/ast"
+	"go/token"
+	"slices"
+
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/analysis/passes/inspect"
+
+	"github.com/retryvet/retryvet/internal/analysisdoc"
+	"github.com/retryvet/retryvet/internal/directive"
+	"github.com/retryvet/retryvet/internal/retrymodel"
+)
+
+// Name is the analyzer's stable name.
+const Name = "doubleretry"
+
+//go:embed doc.go
+var doc string
+
+// Analyzer reports retry layers whose retried operation reaches another
+// retry layer.
+var Analyzer = &analysis.Analyzer{
+	Name:     Name,
+	Doc:      analysisdoc.Extract(doc, Name),
+	URL:      analysisdoc.URL(Name),
+	Run:      directive.Filter(Name, run),
+	Requires: []*analysis.Analyzer{inspect.Analyzer, retrymodel.Analyzer},
+}
+
+func run(pass *analysis.Pass) (any, error) {
+	res := pass.ResultOf[retrymodel.Analyzer].(*retrymodel.Result)
+	if len(res.Layers) == 0 {
+		return nil, nil // fast path: no retry layer, nothing can nest
+	}
+	c := &checker{pass: pass, res: res, byPosn: make(map[string]*retrymodel.Layer)}
+	for _, l := range res.Layers {
+		c.byPosn[retrymodel.Shorten(pass.Fset, l.Pos)] = l
+	}
+	fallback := make(map[ast.Node]bool)
+	for _, f := range res.Fallbacks {
+		fallback[f.Node] = true
+	}
+	layers := slices.Clone(res.Layers)
+	slices.SortFunc(layers, func(a, b *retrymodel.Layer) int { return int(a.Pos - b.Pos) })
+	reported := make(map[token.Pos]bool)
+	for _, l := range layers {
+		if fallback[l.Node] || reported[l.Pos] || !retries(l) {
+			continue
+		}
+		chains := nested(res.Inner(l))
+		if len(chains) == 0 {
+			continue
+		}
+		reported[l.Pos] = true
+		c.report(l, chains)
+	}
+	return nil, nil
+}
+
+type checker struct {
+	pass   *analysis.Pass
+	res    *retrymodel.Result
+	byPosn map[string]*retrymodel.Layer // this package's layers by dir/file.go:line
+}
+
+// retries reports whether the layer can make more than one attempt. A
+// client or SDK call with its retries off makes exactly one.
+func retries(l *retrymodel.Layer) bool {
+	n, ok := l.Attempts()
+	return !ok || n > 1
+}
+
+// nested cleans the chains reached from inside a layer: layers that make a
+// single attempt (an SDK with retries off) are not retries and are dropped;
+// a chain that is a prefix of a longer one says nothing more; the worst
+// chain comes first (most layers, then the largest product).
+func nested(chains []retrymodel.Chain) []retrymodel.Chain {
+	var out []retrymodel.Chain
+	for _, c := range chains {
+		var ls []retrymodel.LayerInfo
+		for _, li := range c.Layers {
+			if li.AttemptsKnown && li.Attempts == 1 {
+				continue
+			}
+			ls = append(ls, li)
+		}
+		if len(ls) == 0 {
+			continue
+		}
+		out = append(out, retrymodel.Chain{Via: c.Via, Layers: ls})
+	}
+	key := func(ls []retrymodel.LayerInfo) []string {
+		var k []string
+		for _, l := range ls {
+			k = append(k, l.Posn)
+		}
+		return k
+	}
+	var kept []retrymodel.Chain
+	for i, c := range out {
+		ki := key(c.Layers)
+		redundant := false
+		for j, d := range out {
+			if i == j {
+				continue
+			}
+			kj := key(d.Layers)
+			if len(kj) > len(ki) && slices.Equal(kj[:len(ki)], ki) {
+				redundant = true // a prefix of a longer chain
+				break
+			}
+			if j < i && slices.Equal(ki, kj) {
+				redundant = true // the same layers reached another way
+				break
+			}
+		}
+		if !redundant {
+			kept = append(kept, c)
+		}
+	}
+	slices.SortStableFunc(kept, func(a, b retrymodel.Chain) int {
+		if len(a.Layers) != len(b.Layers) {
+			return len(b.Layers) - len(a.Layers)
+		}
+		pa, _ := a.Product()
+		pb, _ := b.Product()
+		switch {
+		case pa > pb:
+			return -1
+		case pa < pb:
+			return 1
+		}
+		return 0
+	})
+	return kept
+}

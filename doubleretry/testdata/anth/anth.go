@@ -1,0 +1,83 @@
+// Package anth holds the anthropic-sdk-go and cenkalti/backoff/v4 cases.
+package anth
+
+import (
+	"context"
+
+	"github.com/anthropics/anthropic-sdk-go"
+	"github.com/anthropics/anthropic-sdk-go/option"
+	"github.com/cenkalti/backoff/v4"
+)
+
+func params(q string) anthropic.MessageNewParams {
+	return anthropic.MessageNewParams{
+		Model:     anthropic.ModelClaudeSonnet5_5,
+		MaxTokens: 1024,
+		Messages:  []anthropic.MessageParam{anthropic.NewUserMessage(anthropic.NewTextBlock(q))},
+	}
+}
+
+// Agent holds an anthropic client with the SDK default (2 retries).
+type Agent struct {
+	c anthropic.Client
+}
+
+// NewAgent builds the client.
+func NewAgent() *Agent {
+	return &Agent{c: anthropic.NewClient(
+		option.WithAPIKey("k"),
+	)}
+}
+
+// Ask wraps the SDK call in backoff.Retry with 4 retries: 5 x 3.
+func (a *Agent) Ask(ctx context.Context, q string) (*anthropic.Message, error) {
+	var out *anthropic.Message
+	b := backoff.WithContext(backoff.WithMaxRetries(backoff.NewExponentialBackOff(), 4), ctx)
+	err := backoff.Retry(func() error { // want `backoff.Retry \(5 attempts\) at anth/anth.go:36 wraps anthropic Messages.New at anth/anth.go:37, which retries 2 more times by default \(client built at anth/anth.go:27\): up to 15 requests per call; pick one layer: option.WithMaxRetries\(0\) on the client, or drop this backoff.Retry`
+		m, err := a.c.Messages.New(ctx, params(q))
+		if err != nil {
+			return err
+		}
+		out = m
+		return nil
+	}, b)
+	return out, err
+}
+
+// Lean holds a client whose retries are off.
+type Lean struct {
+	c anthropic.Client
+}
+
+// NewLean builds the client without SDK retries.
+func NewLean() *Lean {
+	return &Lean{c: anthropic.NewClient(option.WithAPIKey("k"), option.WithMaxRetries(0))}
+}
+
+// Ask: the same backoff.Retry around a client with retries off: quiet.
+func (a *Lean) Ask(ctx context.Context, q string) (*anthropic.Message, error) {
+	var out *anthropic.Message
+	b := backoff.WithContext(backoff.WithMaxRetries(backoff.NewExponentialBackOff(), 4), ctx)
+	err := backoff.Retry(func() error {
+		m, err := a.c.Messages.New(ctx, params(q))
+		if err != nil {
+			return err
+		}
+		out = m
+		return nil
+	}, b)
+	return out, err
+}
+
+// count reads local state only.
+func (a *Lean) count(n *int) error {
+	*n++
+	return nil
+}
+
+// Local: backoff.Retry around a function that only touches local state:
+// quiet.
+func (a *Lean) Local() error {
+	n := 0
+	return backoff.Retry(func() error { return a.count(&n) }, backoff.WithMaxRetries(backoff.NewConstantBackOff(0), 3))
+}

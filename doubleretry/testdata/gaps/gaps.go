@@ -1,0 +1,114 @@
+// Package gaps holds cases the retry model does not see yet. Each `want`
+// is what doubleretry must report once the model covers the case; the test
+// that runs this package (TestModelGaps) is skipped unless
+// RETRYVET_MODEL_GAPS=1, so the gaps are visible without failing the suite.
+//
+//   - Cond: a retry loop whose success test is compound (err == nil && out
+//     != "") is not recognised as a retry loop (loop.go).
+//   - Lookup: an interface call whose only implementation in the package is
+//     known is not followed (reach.go follows static callees only).
+//   - Direct, DirectOff: a client held in a package-level variable of
+//     another package is not followed to its construction (calls.go origin
+//     stops at the package boundary), so the SDK default is assumed: the
+//     positive case says "assumed", and the client with retries off is a
+//     false positive.
+package gaps
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"github.com/openai/openai-go/v3"
+	"github.com/openai/openai-go/v3/option"
+
+	"example.com/t/c"
+)
+
+func params(q string) openai.ChatCompletionNewParams {
+	return openai.ChatCompletionNewParams{
+		Model:    openai.ChatModelGPT4o,
+		Messages: []openai.ChatCompletionMessageParamUnion{openai.UserMessage(q)},
+	}
+}
+
+type Agent struct{ oa openai.Client }
+
+func NewAgent() *Agent { return &Agent{oa: openai.NewClient(option.WithAPIKey("k"))} }
+
+func (a *Agent) Search(ctx context.Context, q string) (string, error) {
+	resp, err := a.oa.Chat.Completions.New(ctx, params(q))
+	if err != nil {
+		return "", err
+	}
+	return resp.Choices[0].Message.Content, nil
+}
+
+var errEmpty = errors.New("empty answer")
+
+// Cond retries on an error or an empty answer.
+func (a *Agent) Cond(ctx context.Context, q string) (string, error) {
+	var last error
+	for i := range 4 { // want `retry loop \(4 attempts\) at gaps/gaps.go:52 wraps openai Chat.Completions.New at gaps/gaps.go:40 \(through gaps.\(\*Agent\).Search\), which retries 2 more times by default \(client built at gaps/gaps.go:37\): up to 12 requests per call`
+		out, err := a.Search(ctx, q)
+		if err == nil && out != "" {
+			return out, nil
+		}
+		if err == nil {
+			err = errEmpty
+		}
+		last = err
+		select {
+		case <-ctx.Done():
+			return "", ctx.Err()
+		case <-time.After(time.Duration(i+1) * time.Second):
+		}
+	}
+	return "", last
+}
+
+// Searcher is implemented in this package by *Agent only.
+type Searcher interface {
+	Search(ctx context.Context, q string) (string, error)
+}
+
+// Lookup retries through the interface.
+func Lookup(ctx context.Context, s Searcher, q string) (string, error) {
+	var err error
+	for i := 0; i < 2; i++ { // want `retry loop \(2 attempts\) at gaps/gaps.go:78 wraps openai Chat.Completions.New at gaps/gaps.go:40 \(through gaps.\(\*Agent\).Search\), which retries 2 more times by default \(client built at gaps/gaps.go:37\): up to 6 requests per call`
+		var out string
+		if out, err = s.Search(ctx, q); err == nil {
+			return out, nil
+		}
+		time.Sleep(time.Second)
+	}
+	return "", err
+}
+
+// Direct retries a call on package c's client variable (SDK default).
+func Direct(ctx context.Context, q string) (string, error) {
+	var err error
+	for i := 0; i < 3; i++ { // want `retry loop \(3 attempts\) at gaps/gaps.go:91 wraps openai Chat.Completions.New at gaps/gaps.go:92, which retries 2 more times by default \(client built at c/c.go:54\): up to 9 requests per call`
+		resp, e := c.Client.Chat.Completions.New(ctx, params(q))
+		if e == nil {
+			return resp.Choices[0].Message.Content, nil
+		}
+		err = e
+		time.Sleep(time.Second)
+	}
+	return "", err
+}
+
+// DirectOff retries a call on package c's client with retries off: quiet.
+func DirectOff(ctx context.Context, q string) (string, error) {
+	var err error
+	for i := 0; i < 3; i++ {
+		resp, e := c.Off.Chat.Completions.New(ctx, params(q))
+		if e == nil {
+			return resp.Choices[0].Message.Content, nil
+		}
+		err = e
+		time.Sleep(time.Second)
+	}
+	return "", err
+}
