@@ -10,6 +10,7 @@ import (
 	"golang.org/x/tools/go/analysis"
 
 	"github.com/retryvet/retryvet/deadlinecensus"
+	"github.com/retryvet/retryvet/doubleretry"
 )
 
 // All returns the retryvet analyzers in a stable order.
@@ -17,5 +18,6 @@ func All() []*analysis.Analyzer {
 	return []*analysis.Analyzer{
 		// one line per analyzer, in the order of DESIGN.md
 		deadlinecensus.Analyzer,
+		doubleretry.Analyzer,
 	}
 }
