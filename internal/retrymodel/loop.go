@@ -37,6 +37,10 @@ type loopShape struct {
 	decide   []ast.Expr
 	class    ast.Expr    // first condition that gives up on a failure
 	self     *types.Func // for recursion: the function that calls itself again
+	// cur is, while walkPaths runs, the call that last set each error
+	// variable: `if err != nil` after req, err := http.NewRequest(...)
+	// speaks of building the request, not of the retried operation.
+	cur map[*types.Var]*ast.CallExpr
 }
 
 func (p *pkgCtx) loopLayer(n ast.Node, fnNode ast.Node, stack []ast.Node) *Layer {
@@ -477,6 +481,9 @@ func (p *pkgCtx) errOperand(c *ast.BinaryExpr, s *loopShape) (*types.Var, bool) 
 		case *ast.Ident:
 			if v := p.identVar(x); v != nil {
 				if _, ok := s.errs[v]; ok {
+					if c, seen := s.cur[v]; seen && !s.isOp(c) {
+						return nil, false
+					}
 					return v, true
 				}
 			}
@@ -487,6 +494,41 @@ func (p *pkgCtx) errOperand(c *ast.BinaryExpr, s *loopShape) (*types.Var, bool) 
 		}
 	}
 	return nil, false
+}
+
+func (s *loopShape) isOp(c *ast.CallExpr) bool {
+	for _, op := range s.ops {
+		if op == c {
+			return true
+		}
+	}
+	return false
+}
+
+// track records which call last set each error variable.
+func (p *pkgCtx) track(st ast.Stmt, s *loopShape) {
+	as, ok := st.(*ast.AssignStmt)
+	if !ok {
+		return
+	}
+	for _, lhs := range as.Lhs {
+		id, ok := astutil.Unparen(lhs).(*ast.Ident)
+		if !ok {
+			continue
+		}
+		v := p.identVar(id)
+		if _, isErr := s.errs[v]; !isErr || v == nil {
+			continue
+		}
+		if s.cur == nil {
+			s.cur = make(map[*types.Var]*ast.CallExpr)
+		}
+		call, _ := astutil.Unparen(as.Rhs[len(as.Rhs)-1]).(*ast.CallExpr)
+		if len(as.Rhs) != 1 {
+			call = nil
+		}
+		s.cur[v] = call
+	}
 }
 
 func (p *pkgCtx) mentionsErr(e ast.Expr, s *loopShape) bool {
@@ -526,6 +568,7 @@ func (p *pkgCtx) walkPaths(stmts []ast.Stmt, at path, loop ast.Node, s *loopShap
 		switch st := st.(type) {
 		case *ast.IfStmt:
 			if st.Init != nil {
+				p.track(st.Init, s)
 				p.walkPaths([]ast.Stmt{st.Init}, at, loop, s)
 			}
 			c := p.condIs(st.Cond, s, false)
@@ -618,6 +661,7 @@ func (p *pkgCtx) walkPaths(stmts []ast.Stmt, at path, loop ast.Node, s *loopShap
 			}
 			p.noteWait(st, at, s)
 		default:
+			p.track(st, s)
 			p.noteWait(st, at, s)
 		}
 		if i == len(stmts)-1 && at == successPath && stmtsBelongToBody(stmts, loop) {

@@ -43,7 +43,12 @@ func (p *pkgCtx) loopPolicy(l *Layer, n ast.Node, body *ast.BlockStmt, cond ast.
 	}
 	if wait != nil {
 		pol.WaitPos = wait.node.Pos()
-		p.schedule(pol, wait, body, ctr)
+		// A wait written before the attempt in the body runs, on turn k+1,
+		// between attempts k+1 and k+2 — unless the first attempt runs
+		// before the loop (err := op(); for err != nil ...).
+		waitFirst := len(l.Ops) > 0 && wait.node.Pos() < l.Ops[0].Pos() && within(l.Ops[0], body) &&
+			!(cond != nil && p.mentionsErr(cond, s))
+		p.schedule(pol, wait, body, ctr, waitFirst)
 		pol.Jitter = p.jitter(wait.dur, body, fnNode)
 		if pol.Jitter == Unknown && pol.WaitsKnown {
 			pol.Jitter = No
@@ -414,7 +419,7 @@ func (p *pkgCtx) blockLeavesAny(b *ast.BlockStmt) bool {
 }
 
 // schedule folds the wait for each turn between attempts.
-func (p *pkgCtx) schedule(pol *Policy, w *waitSite, body *ast.BlockStmt, ctr *counter) {
+func (p *pkgCtx) schedule(pol *Policy, w *waitSite, body *ast.BlockStmt, ctr *counter, waitFirst bool) {
 	nwaits := maxSchedule
 	if pol.Attempts.Known && pol.Attempts.N > 0 {
 		nwaits = int(min(pol.Attempts.N-1, maxSchedule))
@@ -453,6 +458,9 @@ func (p *pkgCtx) schedule(pol *Policy, w *waitSite, body *ast.BlockStmt, ctr *co
 			val := ctr.start + int64(k)
 			if !ctr.inHeader && ctr.stepPos.IsValid() && ctr.stepPos < w.node.Pos() {
 				val++
+			}
+			if waitFirst {
+				val++ // the wait precedes the attempt in the body: turn k+1 waits before attempt k+2
 			}
 			bind[ctr.v] = constant.MakeInt64(val)
 		}

@@ -335,3 +335,19 @@ func quitChan(ctx context.Context, quit <-chan struct{}) error {
 	}
 	return err
 }
+
+// Building the request may fail too; its check is not the operation's.
+func buildThenCall(ctx context.Context, c *http.Client) (*http.Response, error) {
+	for i := 0; i < 3; i++ { // want `retry loop: attempts=3 waits=1s,2s jitter=no`
+		req, err := http.NewRequestWithContext(ctx, http.MethodGet, "http://svc/x", nil)
+		if err != nil {
+			return nil, err
+		}
+		time.Sleep(time.Duration(i) * time.Second)
+		resp, err := c.Do(req)
+		if err == nil {
+			return resp, nil
+		}
+	}
+	return nil, errors.New("exhausted")
+}
