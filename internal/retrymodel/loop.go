@@ -65,11 +65,11 @@ func (p *pkgCtx) loopLayer(n ast.Node, fnNode ast.Node, stack []ast.Node) *Layer
 			return nil
 		}
 	}
+	if len(waits) == 0 && !p.namedRetry(n) {
+		return nil // the common case, decided before the path walk
+	}
 	shape := p.shape(n, body, cond)
 	if len(shape.errs) == 0 || !shape.success || shape.again {
-		return nil
-	}
-	if len(waits) == 0 && !p.namedRetry(n) {
 		return nil
 	}
 	if len(waits) > 0 && !shape.failWait {
