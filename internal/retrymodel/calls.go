@@ -89,7 +89,42 @@ func (pc *pkgCtx) callLayer(call *ast.CallExpr, fnNode ast.Node, stack []ast.Nod
 		}
 		l.Remote = Yes
 	}
+	p.finish(l, fnNode)
 	return l
+}
+
+// finish adds what the code around a library, client or SDK call fixes:
+// a per-attempt timeout made inside the operation, and a timeout on the
+// context the layer is bound to (the tighter of it and the library's own
+// elapsed limit).
+func (p *callCtx) finish(l *Layer, fnNode ast.Node) {
+	pol := &l.Policy
+	if l.Kind == Library && pol.RetryAfter != Yes {
+		// The operation reads Retry-After itself (and sleeps or hands the
+		// wait to the library): honoured as far as the model can tell.
+		if l.Body != nil {
+			if pos := p.pkgCtx.retryAfterPos(l.Body); pos.IsValid() {
+				pol.RetryAfter, pol.RetryAfterPos = Yes, pos
+			}
+		}
+		for _, fn := range l.OpFuncs {
+			if p.raFunc[fn.Origin()] {
+				pol.RetryAfter, pol.RetryAfterPos = Yes, l.Pos
+			}
+		}
+	}
+	if body, ok := l.Body.(*ast.BlockStmt); ok && !pol.PerAttempt.Set {
+		pol.PerAttempt = p.pkgCtx.bodyTimeout(body)
+	}
+	if l.Context != nil && fnNode != nil {
+		if v := p.pkgCtx.enclosingTimeout(l, fnNode); v.Set {
+			own := pol.MaxElapsed
+			if !own.Set || (own.Known && own.D == 0) || (own.Known && v.Known && v.D < own.D) || own.Default {
+				pol.MaxElapsed = v
+				pol.Notes = append(pol.Notes, "bounded by the timeout of its context at "+p.short(v.Pos))
+			}
+		}
+	}
 }
 
 // knownPath reports whether calls into path can be layers.
@@ -179,6 +214,7 @@ type valSource struct {
 	// tuple is true when expr is a call returning several values and the
 	// variable receives one of them (cfg, err := config.LoadDefaultConfig()).
 	tuple bool
+	idx   int // which result, when tuple
 	// cond is true when the assignment sits in more conditional blocks than
 	// the variable's declaration (an append under an if).
 	cond bool
@@ -281,7 +317,7 @@ func buildIndex(info *types.Info, files []*ast.File) *callIndex {
 					case len(n.Values) == len(n.Names):
 						ix.vars[v] = append(ix.vars[v], valSource{expr: n.Values[i]})
 					case len(n.Values) == 1:
-						ix.vars[v] = append(ix.vars[v], valSource{expr: n.Values[0], tuple: true})
+						ix.vars[v] = append(ix.vars[v], valSource{expr: n.Values[0], tuple: true, idx: i})
 					}
 				}
 			case *ast.AssignStmt:
@@ -308,7 +344,7 @@ func buildIndex(info *types.Info, files []*ast.File) *callIndex {
 					case len(n.Lhs) == len(n.Rhs):
 						ix.vars[v] = append(ix.vars[v], valSource{expr: n.Rhs[i], cond: cond})
 					case len(n.Rhs) == 1:
-						ix.vars[v] = append(ix.vars[v], valSource{expr: n.Rhs[0], tuple: true, cond: cond})
+						ix.vars[v] = append(ix.vars[v], valSource{expr: n.Rhs[0], tuple: true, idx: i, cond: cond})
 					default:
 						ix.vars[v] = append(ix.vars[v], valSource{unknown: true})
 					}
@@ -403,7 +439,8 @@ func (p *callCtx) varOf(e ast.Expr) *types.Var {
 func (p *callCtx) origin(e ast.Expr) (ast.Expr, []*types.Var) {
 	ix := p.index()
 	var vars []*types.Var
-	for range 8 {
+	result := 0 // the result of a call the value is
+	for range 12 {
 		e = astutil.Unparen(e)
 		switch x := e.(type) {
 		case *ast.UnaryExpr:
@@ -414,6 +451,13 @@ func (p *callCtx) origin(e ast.Expr) (ast.Expr, []*types.Var) {
 		case *ast.StarExpr:
 			e = x.X
 			continue
+		case *ast.CallExpr:
+			// A constructor of this package: follow its return.
+			if r := p.returnedBy(x, result); r != nil {
+				e, result = r, 0
+				continue
+			}
+			return e, vars
 		}
 		v := p.varOf(e)
 		if v == nil {
@@ -441,9 +485,61 @@ func (p *callCtx) origin(e ast.Expr) (ast.Expr, []*types.Var) {
 		if only == nil {
 			return nil, vars
 		}
-		e = only.expr
+		e, result = only.expr, 0
+		if only.tuple {
+			result = only.idx
+		}
 	}
 	return nil, vars
+}
+
+// returnedBy returns the expression a function of this package returns as
+// its result i, when every return statement that gives that result a
+// non-nil value gives the same expression (one return, typically). Nil
+// otherwise, and for calls of other packages.
+func (p *callCtx) returnedBy(call *ast.CallExpr, i int) ast.Expr {
+	fn, _ := typeutil.Callee(p.info, call).(*types.Func)
+	if fn == nil || fn.Pkg() != p.pass.Pkg {
+		return nil
+	}
+	decl := p.res.decls[fn.Origin()]
+	if decl == nil || decl.Body == nil {
+		return nil
+	}
+	var out ast.Expr
+	ok := true
+	ast.Inspect(decl.Body, func(n ast.Node) bool {
+		if !ok {
+			return false
+		}
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.ReturnStmt:
+			if len(n.Results) == 0 {
+				ok = false // named results
+				return false
+			}
+			if i >= len(n.Results) {
+				ok = false // return f() with several results
+				return false
+			}
+			r := astutil.Unparen(n.Results[i])
+			if id, isID := r.(*ast.Ident); isID && id.Name == "nil" {
+				return false
+			}
+			if out != nil && out != r {
+				ok = false
+				return false
+			}
+			out = r
+		}
+		return true
+	})
+	if !ok {
+		return nil
+	}
+	return out
 }
 
 // sameSource reports whether two sources are the same expression written
@@ -587,7 +683,7 @@ func (p *callCtx) fallibleCalls(body ast.Node) []*ast.CallExpr {
 		if !ok {
 			return true
 		}
-		if callReturnsError(p.info.TypeOf(call)) {
+		if p.pkgCtx.fallible(call) && !p.libHelper(call) {
 			out = append(out, call)
 		}
 		return true
@@ -595,21 +691,16 @@ func (p *callCtx) fallibleCalls(body ast.Node) []*ast.CallExpr {
 	return out
 }
 
-var callErrorType = types.Universe.Lookup("error").Type()
-
-func callReturnsError(t types.Type) bool {
-	switch t := t.(type) {
-	case nil:
-		return false
-	case *types.Tuple:
-		for i := 0; i < t.Len(); i++ {
-			if types.Identical(t.At(i).Type(), callErrorType) {
-				return true
-			}
-		}
-		return false
+// libHelper reports calls of the retry libraries that mark errors
+// (backoff.Permanent, retry.RetryableError, retry.Unrecoverable): they
+// return an error but are not operations.
+func (p *callCtx) libHelper(call *ast.CallExpr) bool {
+	_, path := p.callee(call)
+	switch path {
+	case pkgBackoffV4, pkgBackoffV5, pkgRetryGo, pkgGoRetry:
+		return true
 	}
-	return types.Identical(t, callErrorType)
+	return false
 }
 
 // findCall reports the first call in root to pkg.name (a function).

@@ -91,6 +91,7 @@ func (p *callCtx) backoffV4Layer(call *ast.CallExpr, fn *types.Func) *Layer {
 		pol.Notes = append(pol.Notes, "backoff not bound to a context (backoff.WithContext): waits ignore cancellation")
 	}
 	p.fillWaits(l)
+	pol.RetryAfter = No // v4 has no Retry-After support
 	if c := p.findCallDeep(l.Body, l.OpFuncs, pkgBackoffV4, "Permanent"); c != nil {
 		pol.Classifier = c
 	}

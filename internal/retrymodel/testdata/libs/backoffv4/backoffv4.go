@@ -20,7 +20,7 @@ func (s *svc) fetch(ctx context.Context) error {
 
 // Library defaults: no retry bound, 15m elapsed limit, ±50% jitter, no context.
 func defaults(s *svc, ctx context.Context) error {
-	return backoff.Retry(func() error { return s.fetch(ctx) }, backoff.NewExponentialBackOff()) // want `^backoff\.Retry kind=library attempts=unbounded waits=500ms,750ms,1\.125s,1\.6875s,2\.53125s jitter=yes deadline=no cancel=no retryafter=unknown elapsed=15m assumed=false client=- classifier=false perattempt=- ctx=false body=true ops=1`
+	return backoff.Retry(func() error { return s.fetch(ctx) }, backoff.NewExponentialBackOff()) // want `^backoff\.Retry kind=library attempts=unbounded waits=500ms,750ms,1\.125s,1\.6875s,2\.53125s jitter=yes deadline=no cancel=no retryafter=no elapsed=15m assumed=false client=- classifier=false perattempt=- ctx=false body=true ops=1`
 }
 
 // Field assignments, WithMaxRetries and WithContext.
@@ -85,4 +85,22 @@ func notLayers() time.Duration {
 	_ = backoff.WithMaxRetries(b, 3)
 	_ = backoff.Permanent(errors.New("x"))
 	return b.NextBackOff()
+}
+
+// A per-attempt timeout in the operation; the policy built by a helper (its
+// context is the helper's parameter: the caller's 1m timeout is not seen).
+func newPolicy(ctx context.Context) backoff.BackOff {
+	b := backoff.NewExponentialBackOff()
+	b.MaxElapsedTime = 2 * time.Minute
+	return backoff.WithContext(backoff.WithMaxRetries(b, 2), ctx)
+}
+
+func perAttempt(s *svc, ctx context.Context) error {
+	ctx, cancel := context.WithTimeout(ctx, time.Minute)
+	defer cancel()
+	return backoff.Retry(func() error { // want `^backoff\.Retry kind=library attempts=3 waits=500ms,750ms jitter=yes deadline=yes cancel=yes .*elapsed=120s .*perattempt=5s ctx=true`
+		actx, cancel := context.WithTimeout(ctx, 5*time.Second)
+		defer cancel()
+		return s.fetch(actx)
+	}, newPolicy(ctx))
 }

@@ -26,7 +26,7 @@ func configured(ctx context.Context) (*http.Response, error) {
 	b.InitialInterval = time.Second
 	b.Multiplier = 2
 	b.RandomizationFactor = 0
-	return backoff.Retry(ctx, func() (*http.Response, error) { // want `^backoff\.Retry kind=library attempts=4 waits=1s,2s,4s jitter=no deadline=yes cancel=yes retryafter=yes elapsed=1m .*classifier=true`
+	return backoff.Retry(ctx, func() (*http.Response, error) { // want `^backoff\.Retry kind=library attempts=4 waits=1s,2s,4s jitter=no deadline=yes cancel=yes retryafter=yes elapsed=60s .*classifier=true`
 		resp, err := get(ctx, "http://x")
 		if err != nil {
 			return nil, err

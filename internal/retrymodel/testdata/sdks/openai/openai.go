@@ -74,7 +74,7 @@ func opaque(ctx context.Context, o ...option.RequestOption) error {
 func transport(ctx context.Context) error {
 	rc := retryablehttp.NewClient()
 	client := openai.NewClient(option.WithHTTPClient(rc.StandardClient()))
-	_, err := client.Chat.Completions.New(ctx, params) // want `^openai Chat\.Completions\.New kind=sdk attempts=3 .*client=openai/openai.go:76`
+	_, err := client.Chat.Completions.New(ctx, params) // want `^openai Chat\.Completions\.New kind=sdk attempts=3 .*client=openai/openai.go:76 .*notes=HTTP client is a retryablehttp StandardClient \(built at openai/openai.go:76\): the transport retries too, 5 attempts per SDK attempt`
 	return err
 }
 
@@ -88,4 +88,23 @@ func stream(ctx context.Context, client openai.Client) {
 func notLayers() openai.Client {
 	_ = option.WithMaxRetries(3)
 	return openai.NewClient()
+}
+
+// A constructor function of the package is followed to its return.
+func newClient() openai.Client {
+	return openai.NewClient(option.WithMaxRetries(0))
+}
+
+type Bot struct{ c openai.Client }
+
+func NewBot() (*Bot, error) {
+	c := newClient()
+	return &Bot{c: c}, nil
+}
+
+func (b *Bot) Say(ctx context.Context) error {
+	ctx, cancel := context.WithTimeout(ctx, 20*time.Second)
+	defer cancel()
+	_, err := b.c.Chat.Completions.New(ctx, params) // want `^openai Chat\.Completions\.New kind=sdk attempts=1 .*elapsed=20s assumed=false client=openai/openai.go:95 .*notes=bounded by the timeout of its context`
+	return err
 }
