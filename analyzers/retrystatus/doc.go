@@ -1,0 +1,57 @@
+// Package retrystatus defines an Analyzer that checks the status
+// classifiers of retry layers.
+//
+// # Analyzer retrystatus
+//
+// retrystatus: retry classifiers that enumerate 5xx, retry permanent codes, or treat every 429 as transient
+//
+// A retry is a classifier before it is a curve: the predicate that decides
+// whether a failure is worth another attempt. retrystatus reads the retry
+// decisions of the retry layers the retry model finds (the conditions in a
+// retry loop's body that choose between another attempt and giving up, a
+// retry-go RetryIf, a retryablehttp CheckRetry, a client-go OnError
+// predicate, the backoff.Permanent or go-retry RetryableError logic of a
+// retried operation, and every function those call to decide), evaluates
+// them for each HTTP status code, and reports three misclassifications:
+//
+//   - An enumeration of 5xx codes (code == 502 || code == 503, a switch
+//     case, a map, set or slice of codes, slices.Contains) where a range
+//     belongs: 500 and the non-standard 529 (overloaded) fall through it
+//     and are never retried. The fix is code >= 500; the simple boolean
+//     forms get it as a suggested fix.
+//   - Permanent codes retried: 400, 401, 403, 404, 413 and 422 fail the
+//     same way on every attempt (for 413, shrink the input instead).
+//   - Every 429 treated as transient without reading the error's code or
+//     type: an exhausted quota (openai insufficient_quota, anthropic
+//     billing_error) arrives as 429 too and burns every attempt.
+//
+// 408, 425, 429 after the body's code or type was read, network errors
+// and timeouts, and code >= 500 are fine. Conditions that decide no retry
+// (handlers writing 5xx, metrics, logs, tests) are never reported.
+//
+// A classifier function declared in one package and used by a retry in
+// another travels as a fact; it is reported at its definition when its own
+// package uses it to decide a retry, else at the use site, with the
+// definition's position in the message.
+//
+// Bad:
+//
+//	for attempt := 0; attempt < 4; attempt++ {
+//		resp, err := http.Get(url)
+//		if err != nil {
+//			return nil, err
+//		}
+//		if resp.StatusCode == 502 || resp.StatusCode == 503 {
+//			time.Sleep(time.Second)
+//			continue
+//		}
+//		return resp, nil
+//	}
+//
+// Good:
+//
+//	if resp.StatusCode >= 500 {
+//		time.Sleep(time.Second)
+//		continue
+//	}
+package retrystatus

@@ -1,0 +1,976 @@
+package retrystatus
+
+import (
+	"go/ast"
+	"go/constant"
+	"go/token"
+	"go/types"
+	"slices"
+	"strings"
+
+	"golang.org/x/tools/go/types/typeutil"
+)
+
+// A val is what a condition can be for one status code: a subset of
+// {true, false}, or vN when the condition says nothing about the status
+// (err != nil, a timeout check, an attempt counter). vN is the identity of
+// && and ||: a condition is projected onto its status comparisons.
+type val uint8
+
+const (
+	vN val = 0
+	vT val = 1
+	vF val = 2
+)
+
+func vnot(v val) val { return (v&vT)<<1 | (v&vF)>>1 }
+
+func vand(a, b val) val {
+	if a == vN {
+		return b
+	}
+	if b == vN {
+		return a
+	}
+	var r val
+	if a&vT != 0 && b&vT != 0 {
+		r |= vT
+	}
+	if a&vF != 0 || b&vF != 0 {
+		r |= vF
+	}
+	return r
+}
+
+func vor(a, b val) val { return vnot(vand(vnot(a), vnot(b))) }
+
+// pathState is what a path through a decision has seen: a status
+// comparison (dep), and a read of the error's code, type or body (body).
+type pathState struct {
+	dep, body bool
+}
+
+// flow kinds.
+type flowKind int8
+
+const (
+	fNext     flowKind = iota // falls through to the next statement
+	fBreak                    // break (label in flow.label)
+	fContinue                 // continue
+	fRetry                    // the decision retries
+	fStop                     // the decision gives up (or succeeds)
+	fValue                    // a bool classifier returns flow.v
+	fUnknown                  // cannot tell
+)
+
+type flow struct {
+	kind  flowKind
+	label string
+	v     val
+	st    pathState
+}
+
+// mode says what the statements of a decision mean.
+type mode int8
+
+const (
+	modeBool      mode = iota // a predicate: the first (bool) result, true = retry
+	modeLoop                  // a retry loop body: continue / fall through = retry
+	modeErrOp                 // a retried operation returning error: non-nil = retry, permanent marker = give up
+	modeRetryable             // sethvargo/go-retry: RetryableError = retry, other errors = give up
+	modeWaitCond              // wait.ConditionFunc: (false, nil) = retry, (true, _) or an error = give up
+)
+
+// atomKind is how an atom names codes.
+type atomKind int8
+
+const (
+	atomList  atomKind = iota // codes enumerated: ==, !=, a case, a set, a list
+	atomRange                 // code >= K with K a 4xx code
+	atomFact                  // a classifier or list from another package
+)
+
+// An atom is a status test of a decision: where it is and what it names.
+type atom struct {
+	kind    atomKind
+	pos     token.Pos
+	codes   []int // listed codes (atomList, atomFact)
+	covered []int // codes covered by ranges (atomRange, atomFact)
+	operand string
+	via     string // "a.IsTransient at a/classify.go:60" for facts and foreign lists
+	home    bool   // a fact of a classifier reported in its own package
+	chain   *ast.BinaryExpr
+	chainOr bool
+	leaves  []ast.Expr
+}
+
+func (a *atom) lists(c int) bool  { return slices.Contains(a.codes, c) }
+func (a *atom) covers(c int) bool { return slices.Contains(a.covered, c) }
+
+// collector gathers the atoms of one decision, once each.
+type collector struct {
+	seen  map[token.Pos]bool
+	atoms []*atom
+	funcs map[*types.Func]bool // package functions consulted
+}
+
+func newCollector() *collector {
+	return &collector{seen: map[token.Pos]bool{}, funcs: map[*types.Func]bool{}}
+}
+
+func (c *collector) add(a *atom) {
+	if c == nil {
+		return
+	}
+	key := a.pos
+	if c.seen[key] {
+		return
+	}
+	c.seen[key] = true
+	c.atoms = append(c.atoms, a)
+}
+
+// walker evaluates a decision for one status code.
+type walker struct {
+	ck     *checker
+	code   int
+	mode   mode
+	col    *collector
+	label  string               // the retry loop's label (modeLoop)
+	ranges map[*types.Var][]int // range variables over a code set
+	active map[*types.Var]bool  // bindings being evaluated (cycles)
+	depth  int
+}
+
+func (w *walker) stmts(list []ast.Stmt, st pathState) []flow {
+	states := []pathState{st}
+	var out []flow
+	for _, s := range list {
+		var next []pathState
+		for _, st := range states {
+			for _, f := range w.stmt(s, st) {
+				if f.kind == fNext {
+					if !slices.Contains(next, f.st) {
+						next = append(next, f.st)
+					}
+				} else {
+					out = append(out, f)
+				}
+			}
+		}
+		states = next
+		if len(states) == 0 {
+			return out
+		}
+	}
+	for _, st := range states {
+		out = append(out, flow{kind: fNext, st: st})
+	}
+	return out
+}
+
+func next(st pathState) []flow { return []flow{{kind: fNext, st: st}} }
+
+func (w *walker) stmt(s ast.Stmt, st pathState) []flow {
+	switch s := s.(type) {
+	case *ast.BlockStmt:
+		return w.stmts(s.List, st)
+	case *ast.LabeledStmt:
+		return w.stmt(s.Stmt, st)
+	case *ast.IfStmt:
+		v := w.cond(s.Cond, &st)
+		t, e := st, st
+		if v != vN {
+			t.dep, e.dep = true, true
+		}
+		var out []flow
+		if v == vN || v&vT != 0 {
+			out = append(out, w.stmts(s.Body.List, t)...)
+		}
+		if v == vN || v&vF != 0 {
+			if s.Else != nil {
+				out = append(out, w.stmt(s.Else, e)...)
+			} else {
+				out = append(out, flow{kind: fNext, st: e})
+			}
+		}
+		return out
+	case *ast.SwitchStmt:
+		return w.switchStmt(s, st)
+	case *ast.TypeSwitchStmt:
+		return w.clauses(s.Body, st, true)
+	case *ast.SelectStmt:
+		return w.clauses(s.Body, st, false)
+	case *ast.ForStmt:
+		return w.loop(s.Body, nil, st)
+	case *ast.RangeStmt:
+		return w.loop(s.Body, s, st)
+	case *ast.ReturnStmt:
+		return w.ret(s, st)
+	case *ast.BranchStmt:
+		label := ""
+		if s.Label != nil {
+			label = s.Label.Name
+		}
+		switch s.Tok {
+		case token.BREAK:
+			return []flow{{kind: fBreak, label: label, st: st}}
+		case token.CONTINUE:
+			return []flow{{kind: fContinue, label: label, st: st}}
+		case token.GOTO:
+			return []flow{{kind: fUnknown, st: st}}
+		}
+		return next(st)
+	case *ast.ExprStmt:
+		if call, ok := s.X.(*ast.CallExpr); ok && w.ck.noReturn(call) {
+			if w.mode == modeBool {
+				return []flow{{kind: fUnknown, st: st}}
+			}
+			return []flow{{kind: fStop, st: st}}
+		}
+		return next(st)
+	}
+	return next(st)
+}
+
+// clauses explores the clauses of a type switch or select, none of which
+// says anything about the status.
+func (w *walker) clauses(body *ast.BlockStmt, st pathState, mayMiss bool) []flow {
+	var out []flow
+	hasDefault := false
+	for _, cl := range body.List {
+		var list []ast.Stmt
+		switch cl := cl.(type) {
+		case *ast.CaseClause:
+			list = cl.Body
+			hasDefault = hasDefault || cl.List == nil
+		case *ast.CommClause:
+			list = cl.Body
+		}
+		out = append(out, breakToNext(w.stmts(list, st))...)
+	}
+	if mayMiss && !hasDefault {
+		out = append(out, flow{kind: fNext, st: st})
+	}
+	return out
+}
+
+func breakToNext(fs []flow) []flow {
+	for i := range fs {
+		if fs[i].kind == fBreak && fs[i].label == "" {
+			fs[i].kind = fNext
+		}
+	}
+	return fs
+}
+
+func (w *walker) switchStmt(s *ast.SwitchStmt, st pathState) []flow {
+	var tagOperand ast.Expr
+	tagStatus, tagString := false, false
+	if s.Tag != nil {
+		tagOperand = s.Tag
+		if w.ck.isInt(s.Tag) {
+			tagStatus = true
+		} else if w.ck.isString(s.Tag) || w.ck.readsBody(s.Tag) {
+			tagString = true
+		}
+	}
+	var out []flow
+	remaining := []pathState{st}
+	var def *ast.CaseClause
+	for _, c := range s.Body.List {
+		cl := c.(*ast.CaseClause)
+		if cl.List == nil {
+			def = cl
+			continue
+		}
+		var rest []pathState
+		for _, st := range remaining {
+			st := st
+			var v val
+			switch {
+			case s.Tag == nil:
+				for _, e := range cl.List {
+					v = vor(v, w.cond(e, &st))
+				}
+			case tagStatus:
+				v = w.caseList(tagOperand, cl)
+			case tagString:
+				st.body = true
+			}
+			if v != vN {
+				st.dep = true
+			}
+			if v == vN || v&vT != 0 {
+				out = append(out, breakToNext(w.stmts(cl.Body, st))...)
+			}
+			if v == vN || v&vF != 0 {
+				rest = append(rest, st)
+			}
+		}
+		remaining = rest
+	}
+	for _, st := range remaining {
+		if def != nil {
+			out = append(out, breakToNext(w.stmts(def.Body, st))...)
+		} else {
+			out = append(out, flow{kind: fNext, st: st})
+		}
+	}
+	return out
+}
+
+// caseList evaluates `case k1, k2:` of a switch on an integer tag.
+func (w *walker) caseList(tag ast.Expr, cl *ast.CaseClause) val {
+	var codes []int
+	for _, e := range cl.List {
+		k, ok := w.ck.intConst(e)
+		if !ok {
+			return vN // a case on a variable: not a code list
+		}
+		if isStatus(k) {
+			codes = append(codes, int(k))
+		}
+	}
+	if len(codes) == 0 {
+		return vN
+	}
+	w.col.add(&atom{kind: atomList, pos: cl.Pos(), codes: codes, operand: w.ck.text(tag)})
+	if slices.Contains(codes, w.code) {
+		return vT
+	}
+	return vF
+}
+
+// loop explores a loop nested in a decision: its unlabeled break and
+// continue end it; a range over a code set binds its variable to the set.
+func (w *walker) loop(body *ast.BlockStmt, rs *ast.RangeStmt, st pathState) []flow {
+	if w.depth > 8 {
+		return []flow{{kind: fUnknown, st: st}}
+	}
+	if rs != nil && rs.Value != nil {
+		if id, ok := rs.Value.(*ast.Ident); ok {
+			if v, ok := w.ck.info.Defs[id].(*types.Var); ok {
+				if codes, _, ok := w.ck.codeSet(rs.X, 0); ok {
+					if w.ranges == nil {
+						w.ranges = map[*types.Var][]int{}
+					}
+					w.ranges[v] = codes
+				}
+			}
+		}
+	}
+	w.depth++
+	fs := w.stmts(body.List, st)
+	w.depth--
+	out := []flow{{kind: fNext, st: st}} // the loop may not run
+	for _, f := range fs {
+		if (f.kind == fBreak || f.kind == fContinue) && f.label == "" {
+			f.kind = fNext
+		}
+		out = append(out, f)
+	}
+	return out
+}
+
+func (w *walker) ret(s *ast.ReturnStmt, st pathState) []flow {
+	n := len(s.Results)
+	switch w.mode {
+	case modeLoop:
+		return []flow{{kind: fStop, st: st}}
+	case modeBool:
+		if n == 0 {
+			return []flow{{kind: fUnknown, st: st}}
+		}
+		e := s.Results[0]
+		if b, ok := w.ck.boolConst(e); ok {
+			v := vF
+			if b {
+				v = vT
+			}
+			return []flow{{kind: fValue, v: v, st: st}}
+		}
+		v := w.cond(e, &st)
+		if v == vN {
+			return []flow{{kind: fUnknown, st: st}}
+		}
+		st.dep = true
+		return []flow{{kind: fValue, v: v, st: st}}
+	case modeErrOp, modeRetryable:
+		if n == 0 {
+			return []flow{{kind: fUnknown, st: st}}
+		}
+		e := ast.Unparen(s.Results[n-1])
+		if w.ck.isNil(e) {
+			return []flow{{kind: fStop, st: st}}
+		}
+		marked := w.ck.isMarker(e, w.mode)
+		if w.mode == modeErrOp && !marked || w.mode == modeRetryable && marked {
+			return []flow{{kind: fRetry, st: st}}
+		}
+		return []flow{{kind: fStop, st: st}}
+	case modeWaitCond:
+		if n != 2 {
+			return []flow{{kind: fUnknown, st: st}}
+		}
+		if !w.ck.isNil(ast.Unparen(s.Results[1])) {
+			return []flow{{kind: fStop, st: st}}
+		}
+		if b, ok := w.ck.boolConst(s.Results[0]); ok {
+			if b {
+				return []flow{{kind: fStop, st: st}}
+			}
+			return []flow{{kind: fRetry, st: st}}
+		}
+		v := w.cond(s.Results[0], &st)
+		var out []flow
+		if v != vN {
+			st.dep = true
+		}
+		if v == vN || v&vT != 0 {
+			out = append(out, flow{kind: fStop, st: st})
+		}
+		if v == vN || v&vF != 0 {
+			out = append(out, flow{kind: fRetry, st: st})
+		}
+		return out
+	}
+	return []flow{{kind: fUnknown, st: st}}
+}
+
+// cond evaluates a boolean expression for w.code.
+func (w *walker) cond(e ast.Expr, st *pathState) val {
+	e = ast.Unparen(e)
+	if w.ck.readsBodyShallow(e) {
+		st.body = true
+	}
+	switch e := e.(type) {
+	case *ast.UnaryExpr:
+		if e.Op == token.NOT {
+			return vnot(w.cond(e.X, st))
+		}
+	case *ast.BinaryExpr:
+		switch e.Op {
+		case token.LOR, token.LAND:
+			if a := w.chain(e); a != nil {
+				w.col.add(a)
+				in := a.lists(w.code)
+				if a.chainOr == in {
+					return vT
+				}
+				return vF
+			}
+			x, y := w.cond(e.X, st), w.cond(e.Y, st)
+			if e.Op == token.LOR {
+				return vor(x, y)
+			}
+			return vand(x, y)
+		case token.EQL, token.NEQ, token.LSS, token.LEQ, token.GTR, token.GEQ:
+			return w.compare(e, st)
+		}
+	case *ast.Ident:
+		return w.ident(e, st)
+	case *ast.IndexExpr:
+		return w.index(e, true)
+	case *ast.CallExpr:
+		return w.call(e, st)
+	}
+	return vN
+}
+
+// chain recognises a flat || chain of == (or && chain of !=) comparing one
+// operand with constant codes: the simple boolean form a fix can rewrite.
+func (w *walker) chain(e *ast.BinaryExpr) *atom {
+	var leaves []ast.Expr
+	var flat func(x ast.Expr) bool
+	flat = func(x ast.Expr) bool {
+		x = ast.Unparen(x)
+		if b, ok := x.(*ast.BinaryExpr); ok && b.Op == e.Op {
+			return flat(b.X) && flat(b.Y)
+		}
+		leaves = append(leaves, x)
+		return true
+	}
+	flat(e)
+	want := token.EQL
+	if e.Op == token.LAND {
+		want = token.NEQ
+	}
+	operand := ""
+	var codes []int
+	for _, l := range leaves {
+		b, ok := l.(*ast.BinaryExpr)
+		if !ok || b.Op != want {
+			return nil
+		}
+		x, k, ok := w.ck.constSide(b)
+		if !ok || !isStatus(k) || !w.ck.isInt(x) {
+			return nil
+		}
+		t := w.ck.text(x)
+		if operand != "" && t != operand {
+			return nil
+		}
+		operand = t
+		codes = append(codes, int(k))
+	}
+	return &atom{kind: atomList, pos: e.Pos(), codes: codes, operand: operand,
+		chain: e, chainOr: e.Op == token.LOR, leaves: leaves}
+}
+
+func (w *walker) compare(e *ast.BinaryExpr, st *pathState) val {
+	x, k, ok := w.ck.constSide(e)
+	if !ok {
+		// v == code with v ranging over a code set.
+		if e.Op == token.EQL || e.Op == token.NEQ {
+			for _, pair := range [][2]ast.Expr{{e.X, e.Y}, {e.Y, e.X}} {
+				if id, ok := ast.Unparen(pair[0]).(*ast.Ident); ok {
+					if v, ok := w.ck.info.Uses[id].(*types.Var); ok && w.ranges[v] != nil {
+						codes := w.ranges[v]
+						w.col.add(&atom{kind: atomList, pos: e.Pos(), codes: codes, operand: w.ck.text(pair[1])})
+						in := slices.Contains(codes, w.code)
+						if in == (e.Op == token.EQL) {
+							return vT
+						}
+						return vF
+					}
+				}
+			}
+		}
+		if w.ck.isString(e.X) || w.ck.isString(e.Y) {
+			st.body = true
+		}
+		return vN
+	}
+	if !w.ck.isInt(x) || !isStatus(k) {
+		return vN
+	}
+	op := e.Op
+	if ast.Unparen(e.X) != ast.Unparen(x) { // constant on the left: flip
+		switch op {
+		case token.LSS:
+			op = token.GTR
+		case token.LEQ:
+			op = token.GEQ
+		case token.GTR:
+			op = token.LSS
+		case token.GEQ:
+			op = token.LEQ
+		}
+	}
+	c := int64(w.code)
+	var r bool
+	switch op {
+	case token.EQL:
+		r = c == k
+	case token.NEQ:
+		r = c != k
+	case token.LSS:
+		r = c < k
+	case token.LEQ:
+		r = c <= k
+	case token.GTR:
+		r = c > k
+	case token.GEQ:
+		r = c >= k
+	}
+	switch op {
+	case token.EQL, token.NEQ:
+		w.col.add(&atom{kind: atomList, pos: e.Pos(), codes: []int{int(k)}, operand: w.ck.text(x)})
+	case token.GEQ, token.GTR:
+		lo := int(k)
+		if op == token.GTR {
+			lo++
+		}
+		if lo >= 400 && lo < 500 {
+			var cov []int
+			for _, u := range universe {
+				if u >= lo {
+					cov = append(cov, u)
+				}
+			}
+			w.col.add(&atom{kind: atomRange, pos: e.Pos(), covered: cov, operand: w.ck.text(x)})
+		}
+	}
+	if r {
+		return vT
+	}
+	return vF
+}
+
+func (w *walker) ident(id *ast.Ident, st *pathState) val {
+	v, ok := w.ck.info.Uses[id].(*types.Var)
+	if !ok {
+		return vN
+	}
+	b := w.ck.binding(v)
+	if b == nil || w.active[v] {
+		return vN
+	}
+	if w.active == nil {
+		w.active = map[*types.Var]bool{}
+	}
+	w.active[v] = true
+	defer delete(w.active, v)
+	if b.commaOK != nil {
+		return w.index(b.commaOK, false)
+	}
+	if b.expr == nil || !w.ck.isBool(b.expr) {
+		return vN
+	}
+	return w.cond(b.expr, st)
+}
+
+// index evaluates m[code] (a bool map when value is set) or the ok of
+// `_, ok := m[code]`.
+func (w *walker) index(e *ast.IndexExpr, value bool) val {
+	if value && !w.ck.isBool(e) {
+		return vN
+	}
+	if !w.ck.isInt(e.Index) {
+		return vN
+	}
+	codes, via, ok := w.ck.codeSet(e.X, 0)
+	if !ok || !anyStatus(codes) {
+		return vN
+	}
+	w.col.add(&atom{kind: atomList, pos: e.Pos(), codes: codes, operand: w.ck.text(e.Index), via: via})
+	if slices.Contains(codes, w.code) {
+		return vT
+	}
+	return vF
+}
+
+func anyStatus(cs []int) bool {
+	for _, c := range cs {
+		if isStatus(int64(c)) {
+			return true
+		}
+	}
+	return false
+}
+
+func (w *walker) call(e *ast.CallExpr, st *pathState) val {
+	ck := w.ck
+	fn, _ := typeutil.Callee(ck.info, e).(*types.Func)
+	if fn != nil && fn.Pkg() != nil && fn.Pkg().Path() == "slices" && fn.Name() == "Contains" && len(e.Args) == 2 {
+		if !ck.isInt(e.Args[1]) {
+			return vN
+		}
+		codes, via, ok := ck.codeSet(e.Args[0], 0)
+		if !ok || !anyStatus(codes) {
+			return vN
+		}
+		w.col.add(&atom{kind: atomList, pos: e.Pos(), codes: codes, operand: ck.text(e.Args[1]), via: via})
+		if slices.Contains(codes, w.code) {
+			return vT
+		}
+		return vF
+	}
+	if ck.readsBody(e) {
+		st.body = true
+	}
+	// A function value bound to a literal, or a declared function.
+	var node ast.Node
+	if fn == nil {
+		if id, ok := ast.Unparen(e.Fun).(*ast.Ident); ok {
+			if v, ok := ck.info.Uses[id].(*types.Var); ok {
+				if b := ck.binding(v); b != nil {
+					if lit, ok := ast.Unparen(b.expr).(*ast.FuncLit); ok {
+						node = lit
+					}
+				}
+			}
+		}
+	} else if fn.Pkg() == ck.pass.Pkg {
+		if d := ck.decls[fn.Origin()]; d != nil {
+			node = d
+		}
+	}
+	if node != nil {
+		s := ck.summary(node)
+		if s == nil {
+			return vN
+		}
+		if fn != nil {
+			w.col.funcs[fn.Origin()] = true
+		}
+		for f := range s.funcs {
+			w.col.funcs[f] = true
+		}
+		for _, a := range s.atoms {
+			w.col.add(a)
+		}
+		r := s.codes[w.code]
+		if r.body {
+			st.body = true
+		}
+		return r.v
+	}
+	if fn == nil || fn.Pkg() == ck.pass.Pkg {
+		return vN
+	}
+	var f ClassifierFact
+	if !ck.pass.ImportObjectFact(fn.Origin(), &f) {
+		return vN
+	}
+	a := &atom{kind: atomFact, pos: e.Pos(), operand: "code", via: f.Name + " at " + f.Posn, home: f.Home}
+	for _, c := range f.Codes {
+		if c.Listed {
+			a.codes = append(a.codes, c.Code)
+		}
+		if c.Covered {
+			a.covered = append(a.covered, c.Code)
+		}
+	}
+	w.col.add(a)
+	r, ok := f.lookup(w.code)
+	if !ok {
+		return vN
+	}
+	if r.BodyRead {
+		st.body = true
+	}
+	var v val
+	if r.True {
+		v |= vT
+	}
+	if r.False {
+		v |= vF
+	}
+	return v
+}
+
+// summary of a function used as a predicate.
+type summary struct {
+	codes map[int]codeVal
+	atoms []*atom
+	funcs map[*types.Func]bool
+	dep   bool // some code decides its result
+	body  bool // reads the error's code, type or body somewhere
+}
+
+type codeVal struct {
+	v    val
+	body bool
+}
+
+// summary evaluates a predicate (a FuncDecl or FuncLit with a bool first
+// result) for every code of the universe.
+func (ck *checker) summary(node ast.Node) *summary {
+	if s, ok := ck.sums[node]; ok {
+		return s
+	}
+	ck.sums[node] = nil // cycles
+	var body *ast.BlockStmt
+	var ft *ast.FuncType
+	switch n := node.(type) {
+	case *ast.FuncDecl:
+		body, ft = n.Body, n.Type
+	case *ast.FuncLit:
+		body, ft = n.Body, n.Type
+	}
+	if body == nil || ft.Results == nil || len(ft.Results.List) == 0 || !ck.isBool(ft.Results.List[0].Type) {
+		return nil
+	}
+	s := &summary{codes: map[int]codeVal{}}
+	col := newCollector()
+	for _, c := range universe {
+		w := &walker{ck: ck, code: c, mode: modeBool, col: col}
+		var cv codeVal
+		for _, f := range w.stmts(body.List, pathState{}) {
+			if f.st.body {
+				s.body = true
+			}
+			if f.kind != fValue || !f.st.dep {
+				continue
+			}
+			cv.v |= f.v
+			cv.body = cv.body || f.st.body
+		}
+		if cv.v != vN {
+			s.dep = true
+		}
+		s.codes[c] = cv
+	}
+	s.atoms, s.funcs = col.atoms, col.funcs
+	ck.sums[node] = s
+	return s
+}
+
+// ---- helpers on expressions ----
+
+func (ck *checker) text(e ast.Expr) string { return types.ExprString(e) }
+
+func (ck *checker) isInt(e ast.Expr) bool {
+	t := ck.info.TypeOf(e)
+	if t == nil {
+		return false
+	}
+	b, ok := t.Underlying().(*types.Basic)
+	return ok && b.Info()&types.IsInteger != 0
+}
+
+func (ck *checker) isString(e ast.Expr) bool {
+	t := ck.info.TypeOf(e)
+	if t == nil {
+		return false
+	}
+	switch u := t.Underlying().(type) {
+	case *types.Basic:
+		return u.Info()&types.IsString != 0
+	case *types.Slice:
+		b, ok := u.Elem().Underlying().(*types.Basic)
+		return ok && b.Kind() == types.Byte
+	}
+	return false
+}
+
+func (ck *checker) isBool(e ast.Expr) bool {
+	t := ck.info.TypeOf(e)
+	if t == nil {
+		return false
+	}
+	b, ok := t.Underlying().(*types.Basic)
+	return ok && b.Info()&types.IsBoolean != 0
+}
+
+func (ck *checker) intConst(e ast.Expr) (int64, bool) {
+	tv, ok := ck.info.Types[e]
+	if !ok || tv.Value == nil || tv.Value.Kind() != constant.Int {
+		return 0, false
+	}
+	return constant.Int64Val(tv.Value)
+}
+
+func (ck *checker) boolConst(e ast.Expr) (bool, bool) {
+	tv, ok := ck.info.Types[e]
+	if !ok || tv.Value == nil || tv.Value.Kind() != constant.Bool {
+		return false, false
+	}
+	return constant.BoolVal(tv.Value), true
+}
+
+func (ck *checker) isNil(e ast.Expr) bool {
+	tv, ok := ck.info.Types[e]
+	return ok && tv.IsNil()
+}
+
+// constSide splits a comparison into its non-constant operand and its
+// integer constant.
+func (ck *checker) constSide(b *ast.BinaryExpr) (ast.Expr, int64, bool) {
+	if k, ok := ck.intConst(b.Y); ok {
+		if _, isK := ck.intConst(b.X); !isK {
+			return b.X, k, true
+		}
+	}
+	if k, ok := ck.intConst(b.X); ok {
+		if _, isK := ck.intConst(b.Y); !isK {
+			return b.Y, k, true
+		}
+	}
+	return nil, 0, false
+}
+
+// noReturn reports calls that end the path: panic, log.Fatal, os.Exit.
+func (ck *checker) noReturn(call *ast.CallExpr) bool {
+	if id, ok := ast.Unparen(call.Fun).(*ast.Ident); ok && id.Name == "panic" {
+		_, builtin := ck.info.Uses[id].(*types.Builtin)
+		return builtin
+	}
+	fn, _ := typeutil.Callee(ck.info, call).(*types.Func)
+	if fn == nil || fn.Pkg() == nil {
+		return false
+	}
+	switch fn.Pkg().Path() {
+	case "log":
+		return strings.HasPrefix(fn.Name(), "Fatal") || strings.HasPrefix(fn.Name(), "Panic")
+	case "os":
+		return fn.Name() == "Exit"
+	}
+	return false
+}
+
+// isMarker reports the error wrapper that changes a retried operation's
+// verdict: backoff.Permanent, retry-go Unrecoverable (give up), go-retry
+// RetryableError (retry).
+func (ck *checker) isMarker(e ast.Expr, m mode) bool {
+	if u, ok := e.(*ast.UnaryExpr); ok && u.Op == token.AND {
+		if cl, ok := u.X.(*ast.CompositeLit); ok {
+			if n, ok := types.Unalias(ck.info.TypeOf(cl)).(*types.Named); ok {
+				return m == modeErrOp && n.Obj().Name() == "PermanentError"
+			}
+		}
+	}
+	call, ok := e.(*ast.CallExpr)
+	if !ok {
+		return false
+	}
+	fn, _ := typeutil.Callee(ck.info, call).(*types.Func)
+	if fn == nil || fn.Pkg() == nil {
+		return false
+	}
+	path := fn.Pkg().Path()
+	switch m {
+	case modeErrOp:
+		return strings.HasPrefix(path, "github.com/cenkalti/backoff") && fn.Name() == "Permanent" ||
+			strings.HasPrefix(path, "github.com/avast/retry-go") && fn.Name() == "Unrecoverable"
+	case modeRetryable:
+		return path == "github.com/sethvargo/go-retry" && fn.Name() == "RetryableError"
+	}
+	return false
+}
+
+// readsBodyShallow reports a condition that reads the error's code, type or
+// body at its top: a name that says quota or billing.
+func (ck *checker) readsBodyShallow(e ast.Expr) bool {
+	switch e := e.(type) {
+	case *ast.SelectorExpr:
+		return bodyName(e.Sel.Name)
+	case *ast.Ident:
+		return bodyName(e.Name)
+	}
+	return false
+}
+
+// readsBody reports an expression that reads the error's code, type or
+// body: a strings/bytes/regexp/json call, a method Type/Code/RawJSON of an
+// SDK error, a name that says quota or billing.
+func (ck *checker) readsBody(e ast.Expr) bool {
+	found := false
+	ast.Inspect(e, func(n ast.Node) bool {
+		if found {
+			return false
+		}
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.Ident:
+			if bodyName(n.Name) {
+				found = true
+			}
+		case *ast.CallExpr:
+			fn, _ := typeutil.Callee(ck.info, n).(*types.Func)
+			if fn == nil || fn.Pkg() == nil {
+				return true
+			}
+			switch fn.Pkg().Path() {
+			case "strings", "bytes", "regexp", "encoding/json", "io":
+				found = true
+			}
+			if recvPkg := fn.Pkg().Path(); strings.Contains(recvPkg, "openai") || strings.Contains(recvPkg, "anthropic") {
+				switch fn.Name() {
+				case "Type", "Code", "RawJSON":
+					found = true
+				}
+			}
+		}
+		return true
+	})
+	return found
+}
+
+func bodyName(name string) bool {
+	l := strings.ToLower(name)
+	return strings.Contains(l, "quota") || strings.Contains(l, "billing") || strings.Contains(l, "insufficient")
+}

@@ -1,0 +1,819 @@
+package retrystatus
+
+import (
+	_ "embed"
+	"fmt"
+	"go/ast"
+	"go/token"
+	"go/types"
+	"reflect"
+	"slices"
+	"strings"
+
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/analysis/passes/inspect"
+	"golang.org/x/tools/go/types/typeutil"
+
+	"github.com/retryvet/retryvet/internal/analysisdoc"
+	"github.com/retryvet/retryvet/internal/directive"
+	"github.com/retryvet/retryvet/internal/retrymodel"
+)
+
+// Name is the analyzer's stable name.
+const Name = "retrystatus"
+
+//go:embed doc.go
+var doc string
+
+// Analyzer reports retry classifiers that enumerate 5xx codes, retry
+// permanent codes, or retry every 429 without reading the error.
+var Analyzer = &analysis.Analyzer{
+	Name:       Name,
+	Doc:        analysisdoc.Extract(doc, Name),
+	URL:        analysisdoc.URL(Name),
+	Run:        directive.Filter(Name, run),
+	Requires:   []*analysis.Analyzer{inspect.Analyzer, retrymodel.Analyzer},
+	FactTypes:  []analysis.Fact{(*ClassifierFact)(nil), (*CodesFact)(nil)},
+	ResultType: reflect.TypeOf((*Result)(nil)),
+}
+
+// Result lists the retry decisions found, for tests and other tools.
+type Result struct {
+	Decisions int
+}
+
+// checker holds what one package's analysis shares.
+type checker struct {
+	pass     *analysis.Pass
+	info     *types.Info
+	res      *retrymodel.Result
+	decls    map[*types.Func]*ast.FuncDecl
+	bindings map[*types.Var]*binding
+	sums     map[ast.Node]*summary
+	used     map[*types.Func]bool // functions that decide a retry here
+	reported map[string]bool
+}
+
+func run(pass *analysis.Pass) (any, error) {
+	if !mentionsCodes(pass) {
+		return &Result{}, nil
+	}
+	ck := &checker{
+		pass:     pass,
+		info:     pass.TypesInfo,
+		res:      pass.ResultOf[retrymodel.Analyzer].(*retrymodel.Result),
+		decls:    map[*types.Func]*ast.FuncDecl{},
+		sums:     map[ast.Node]*summary{},
+		used:     map[*types.Func]bool{},
+		reported: map[string]bool{},
+	}
+	for _, f := range pass.Files {
+		for _, d := range f.Decls {
+			if fd, ok := d.(*ast.FuncDecl); ok {
+				if fn, ok := pass.TypesInfo.Defs[fd.Name].(*types.Func); ok {
+					ck.decls[fn] = fd
+				}
+			}
+		}
+	}
+	ck.indexBindings()
+
+	var decisions []*decision
+	for _, l := range ck.res.Layers {
+		decisions = append(decisions, ck.decisionsOf(l)...)
+	}
+	for _, d := range decisions {
+		for fn := range d.funcs {
+			ck.used[fn] = true
+		}
+	}
+	for _, d := range decisions {
+		ck.check(d)
+	}
+	ck.exportFacts()
+	return &Result{Decisions: len(decisions)}, nil
+}
+
+// mentionsCodes is the fast path: a package with no 4xx/5xx constant and
+// no reference to an http.Status constant has nothing to check or export.
+func mentionsCodes(pass *analysis.Pass) bool {
+	found := false
+	for _, f := range pass.Files {
+		ast.Inspect(f, func(n ast.Node) bool {
+			if found {
+				return false
+			}
+			switch n := n.(type) {
+			case *ast.BasicLit:
+				if n.Kind == token.INT && len(n.Value) == 3 && (n.Value[0] == '4' || n.Value[0] == '5') {
+					found = true
+				}
+			case *ast.SelectorExpr:
+				if strings.HasPrefix(n.Sel.Name, "Status") {
+					found = true
+				}
+			}
+			return true
+		})
+		if found {
+			return true
+		}
+	}
+	return false
+}
+
+// A decision is one retry decision of a layer, evaluated for every code.
+type decision struct {
+	layer   *retrymodel.Layer
+	atoms   []*atom
+	funcs   map[*types.Func]bool
+	retried map[int]bool // some path that tests the status retries it
+	stopped map[int]bool // some path that tests the status gives up
+	noBody  map[int]bool // some path retries it without reading the error's code or type
+}
+
+func newDecision(l *retrymodel.Layer) *decision {
+	return &decision{layer: l, funcs: map[*types.Func]bool{},
+		retried: map[int]bool{}, stopped: map[int]bool{}, noBody: map[int]bool{}}
+}
+
+// decisionsOf returns the retry decisions of a layer: its classifier, and
+// the conditions of its retried region that choose between another attempt
+// and giving up.
+func (ck *checker) decisionsOf(l *retrymodel.Layer) []*decision {
+	var out []*decision
+	// A loop's classifier is a condition of its body, read with its
+	// polarity by the body walk; other layers hand a predicate to the
+	// library (RetryIf, CheckRetry, OnError): true = retry.
+	if l.Kind != retrymodel.Loop {
+		if d := ck.classifierDecision(l); d != nil {
+			out = append(out, d)
+		}
+	}
+	switch l.Kind {
+	case retrymodel.Loop:
+		var body *ast.BlockStmt
+		switch n := l.Node.(type) {
+		case *ast.ForStmt:
+			body = n.Body
+		case *ast.RangeStmt:
+			body = n.Body
+		}
+		if body != nil {
+			out = append(out, ck.walkDecision(l, body, modeLoop, ck.loopLabel(l)))
+		}
+	case retrymodel.Library:
+		m, ok := ck.libraryMode(l)
+		if !ok {
+			break
+		}
+		var bodies []*ast.BlockStmt
+		switch b := l.Body.(type) {
+		case *ast.BlockStmt:
+			bodies = append(bodies, b)
+		case *ast.FuncLit:
+			bodies = append(bodies, b.Body)
+		}
+		for _, fn := range l.OpFuncs {
+			if d := ck.decls[fn.Origin()]; d != nil && d.Body != nil {
+				bodies = append(bodies, d.Body)
+			}
+		}
+		for _, b := range bodies {
+			out = append(out, ck.walkDecision(l, b, m, ""))
+		}
+	}
+	return out
+}
+
+// libraryMode says how a library's retried operation signals its verdict.
+func (ck *checker) libraryMode(l *retrymodel.Layer) (mode, bool) {
+	call, ok := l.Node.(*ast.CallExpr)
+	if !ok {
+		return 0, false
+	}
+	fn, _ := typeutil.Callee(ck.info, call).(*types.Func)
+	if fn == nil || fn.Pkg() == nil {
+		return 0, false
+	}
+	path := fn.Pkg().Path()
+	switch {
+	case path == "github.com/sethvargo/go-retry":
+		return modeRetryable, true
+	case path == "k8s.io/apimachinery/pkg/util/wait":
+		return modeWaitCond, true
+	case path == "k8s.io/client-go/util/retry":
+		return 0, false // its predicate decides; the operation only fails
+	}
+	// backoff (Permanent), retry-go (Unrecoverable) and other libraries:
+	// a non-nil error is retried.
+	return modeErrOp, true
+}
+
+// classifierDecision is the decision of the layer's classifier (RetryIf,
+// CheckRetry, OnError): a predicate, true = retry.
+func (ck *checker) classifierDecision(l *retrymodel.Layer) *decision {
+	fn := l.Policy.ClassifierFunc
+	var node ast.Node
+	pos := l.Pos
+	if c := l.Policy.Classifier; c != nil {
+		pos = c.Pos()
+		switch c := c.(type) {
+		case *ast.FuncLit:
+			node = c
+		case *ast.Ident:
+			if v, ok := ck.info.Uses[c].(*types.Var); ok {
+				if b := ck.binding(v); b != nil {
+					if lit, ok := ast.Unparen(b.expr).(*ast.FuncLit); ok {
+						node = lit
+					}
+				}
+			}
+			if f, ok := ck.info.Uses[c].(*types.Func); ok && fn == nil {
+				fn = f
+			}
+		case *ast.SelectorExpr:
+			if f, ok := ck.info.Uses[c.Sel].(*types.Func); ok && fn == nil {
+				fn = f
+			}
+		}
+	}
+	if node == nil && fn != nil {
+		if d := ck.decls[fn.Origin()]; d != nil {
+			node = d
+		}
+	}
+	d := newDecision(l)
+	if node != nil {
+		s := ck.summary(node)
+		if s == nil || !s.dep {
+			return nil
+		}
+		if fn != nil {
+			d.funcs[fn.Origin()] = true
+		}
+		for f := range s.funcs {
+			d.funcs[f] = true
+		}
+		d.atoms = s.atoms
+		for c, cv := range s.codes {
+			d.retried[c] = cv.v&vT != 0
+			d.stopped[c] = cv.v&vF != 0
+			d.noBody[c] = cv.v&vT != 0 && !cv.body
+		}
+		return d
+	}
+	if fn == nil || fn.Pkg() == ck.pass.Pkg {
+		return nil
+	}
+	var f ClassifierFact
+	if !ck.pass.ImportObjectFact(fn.Origin(), &f) {
+		return nil
+	}
+	a := &atom{kind: atomFact, pos: pos, operand: "code", via: f.Name + " at " + f.Posn, home: f.Home}
+	for _, c := range f.Codes {
+		if c.Listed {
+			a.codes = append(a.codes, c.Code)
+		}
+		if c.Covered {
+			a.covered = append(a.covered, c.Code)
+		}
+		d.retried[c.Code] = c.True
+		d.stopped[c.Code] = c.False
+		d.noBody[c.Code] = c.True && !c.BodyRead
+	}
+	d.atoms = []*atom{a}
+	return d
+}
+
+// walkDecision evaluates a retried region (a loop body, an operation) for
+// every code.
+func (ck *checker) walkDecision(l *retrymodel.Layer, body *ast.BlockStmt, m mode, label string) *decision {
+	d := newDecision(l)
+	col := newCollector()
+	for _, c := range universe {
+		w := &walker{ck: ck, code: c, mode: m, col: col, label: label}
+		for _, f := range w.stmts(body.List, pathState{}) {
+			if !f.st.dep {
+				continue
+			}
+			retry, stop := false, false
+			switch f.kind {
+			case fRetry:
+				retry = true
+			case fStop:
+				stop = true
+			case fNext:
+				retry = m == modeLoop
+			case fContinue, fBreak:
+				if m != modeLoop {
+					continue
+				}
+				mine := f.label == "" || f.label == label
+				retry = mine && f.kind == fContinue
+				stop = !retry
+			}
+			if retry {
+				d.retried[c] = true
+				if !f.st.body {
+					d.noBody[c] = true
+				}
+			}
+			if stop {
+				d.stopped[c] = true
+			}
+		}
+	}
+	d.atoms, d.funcs = col.atoms, col.funcs
+	return d
+}
+
+// loopLabel returns the label of a retry loop, if it has one.
+func (ck *checker) loopLabel(l *retrymodel.Layer) string {
+	label := ""
+	if l.FuncNode == nil {
+		return ""
+	}
+	ast.Inspect(l.FuncNode, func(n ast.Node) bool {
+		if ls, ok := n.(*ast.LabeledStmt); ok && ls.Stmt == l.Node {
+			label = ls.Label.Name
+		}
+		return label == ""
+	})
+	return label
+}
+
+// ---- findings ----
+
+func (ck *checker) check(d *decision) {
+	atoms := slices.Clone(d.atoms)
+	slices.SortStableFunc(atoms, func(a, b *atom) int { return int(a.pos) - int(b.pos) })
+
+	// 1. Enumerated 5xx.
+	var listed []int
+	var first *atom
+	for _, c := range universe {
+		if c < 500 || !d.retried[c] {
+			continue
+		}
+		for _, a := range atoms {
+			if a.lists(c) {
+				listed = append(listed, c)
+				if first == nil || a.pos < first.pos {
+					first = a
+				}
+				break
+			}
+		}
+	}
+	if len(listed) > 0 {
+		var missing []int
+		for _, c := range []int{500, overloaded} {
+			if d.stopped[c] && !d.retried[c] {
+				missing = append(missing, c)
+			}
+		}
+		if len(missing) > 0 {
+			verb := "are"
+			if len(missing) == 1 {
+				verb = "is"
+			}
+			operand := first.operand
+			if operand == "" {
+				operand = "code"
+			}
+			msg := fmt.Sprintf("retry decision lists 5xx codes %s%s: %s %s not retried; use %s >= 500",
+				joinCodes(listed, false), viaText(first), andList(missing), verb, operand)
+			ck.report(first, "5xx", msg, ck.rangeFix(first))
+		}
+	}
+
+	// 2. Permanent codes retried.
+	var perm []int
+	var pa *atom
+	for _, c := range permanent {
+		if !d.retried[c] {
+			continue
+		}
+		for _, a := range atoms {
+			if a.lists(c) || a.covers(c) {
+				perm = append(perm, c)
+				if pa == nil || a.pos < pa.pos {
+					pa = a
+				}
+				break
+			}
+		}
+	}
+	if len(perm) > 0 {
+		each := "on every attempt"
+		if n, ok := d.layer.Attempts(); ok {
+			each = fmt.Sprintf("on each of %d attempts", n)
+		}
+		msg := fmt.Sprintf("retry decision retries %s%s: the same request fails the same way %s; give up on them",
+			joinCodes(perm, true), viaText(pa), each)
+		if slices.Contains(perm, 413) {
+			msg += " (413: shrink the input instead)"
+		}
+		ck.report(pa, "permanent", msg, nil)
+	}
+
+	// 3. Every 429 retried without reading the error.
+	if d.noBody[429] {
+		var qa *atom
+		for _, a := range atoms {
+			if a.lists(429) || a.covers(429) {
+				qa = a
+				break
+			}
+		}
+		if qa != nil {
+			times := "is retried until the attempts run out"
+			if n, ok := d.layer.Attempts(); ok {
+				times = fmt.Sprintf("is attempted %d times before it fails", n)
+			}
+			msg := fmt.Sprintf("retry decision retries every 429 without reading the error's code or type%s: an exhausted quota (insufficient_quota) %s; give up when the code says so",
+				viaText(qa), times)
+			ck.report(qa, "429", msg, nil)
+		}
+	}
+}
+
+func viaText(a *atom) string {
+	if a.via == "" {
+		return ""
+	}
+	return " (in " + a.via + ")"
+}
+
+func (ck *checker) report(a *atom, kind, msg string, fixes []analysis.SuggestedFix) {
+	if a.home {
+		return // reported in the classifier's own package
+	}
+	key := fmt.Sprintf("%d/%s", a.pos, kind)
+	if ck.reported[key] {
+		return
+	}
+	ck.reported[key] = true
+	ck.pass.Report(analysis.Diagnostic{Pos: a.pos, Message: msg, SuggestedFixes: fixes})
+}
+
+// rangeFix rewrites a || chain of == (or && chain of !=) so that its 5xx
+// codes become one range check.
+func (ck *checker) rangeFix(a *atom) []analysis.SuggestedFix {
+	if a.chain == nil {
+		return nil
+	}
+	src := ck.source(a.chain)
+	if src == nil {
+		return nil
+	}
+	sep, rng := " || ", a.operand+" >= 500"
+	if !a.chainOr {
+		sep, rng = " && ", a.operand+" < 500"
+	}
+	var parts []string
+	placed := false
+	for i, leaf := range a.leaves {
+		if a.codes[i] >= 500 {
+			if !placed {
+				parts = append(parts, rng)
+				placed = true
+			}
+			continue
+		}
+		parts = append(parts, string(src(leaf)))
+	}
+	return []analysis.SuggestedFix{{
+		Message:   "Retry every 5xx with a range check",
+		TextEdits: []analysis.TextEdit{{Pos: a.chain.Pos(), End: a.chain.End(), NewText: []byte(strings.Join(parts, sep))}},
+	}}
+}
+
+// source returns a function that gives the source text of a node of the
+// file holding n.
+func (ck *checker) source(n ast.Node) func(ast.Node) []byte {
+	tf := ck.pass.Fset.File(n.Pos())
+	if tf == nil {
+		return nil
+	}
+	content, err := ck.pass.ReadFile(tf.Name())
+	if err != nil {
+		return nil
+	}
+	return func(x ast.Node) []byte {
+		return content[tf.Offset(x.Pos()):tf.Offset(x.End())]
+	}
+}
+
+// ---- facts ----
+
+func (ck *checker) exportFacts() {
+	fns := make([]*types.Func, 0, len(ck.decls))
+	for fn := range ck.decls {
+		fns = append(fns, fn)
+	}
+	slices.SortFunc(fns, func(a, b *types.Func) int { return int(a.Pos() - b.Pos()) })
+	for _, fn := range fns {
+		if !fn.Exported() {
+			continue // only exported functions are used by other packages
+		}
+		decl := ck.decls[fn]
+		if codes, _, ok := ck.returnedSet(decl, 0); ok && anyStatus(codes) {
+			ck.pass.ExportObjectFact(fn, &CodesFact{Name: retrymodel.FuncName(fn), Posn: ck.short(decl.Pos()), Codes: codes})
+			continue
+		}
+		s := ck.summary(decl)
+		if s == nil || !s.dep {
+			continue
+		}
+		f := &ClassifierFact{Name: retrymodel.FuncName(fn), Posn: ck.short(decl.Pos()), Home: ck.used[fn]}
+		var listed, covered []int
+		for _, a := range s.atoms {
+			listed = append(listed, a.codes...)
+			covered = append(covered, a.covered...)
+		}
+		for _, c := range universe {
+			cv := s.codes[c]
+			f.Codes = append(f.Codes, CodeResult{
+				Code: c, True: cv.v&vT != 0, False: cv.v&vF != 0,
+				Listed: slices.Contains(listed, c), Covered: slices.Contains(covered, c),
+				BodyRead: cv.body,
+			})
+		}
+		ck.pass.ExportObjectFact(fn, f)
+	}
+	scope := ck.pass.Pkg.Scope()
+	for _, name := range scope.Names() {
+		v, ok := scope.Lookup(name).(*types.Var)
+		if !ok || !v.Exported() {
+			continue
+		}
+		b := ck.bindings[v]
+		if b == nil || b.expr == nil {
+			continue
+		}
+		if codes, _, ok := ck.codeSet(b.expr, 0); ok && anyStatus(codes) {
+			ck.pass.ExportObjectFact(v, &CodesFact{Name: v.Pkg().Name() + "." + v.Name(), Posn: ck.short(v.Pos()), Codes: codes})
+		}
+	}
+}
+
+func (ck *checker) short(pos token.Pos) string { return retrymodel.Shorten(ck.pass.Fset, pos) }
+
+// ---- bindings and code sets ----
+
+// A binding is the one value a variable is ever given.
+type binding struct {
+	expr    ast.Expr
+	commaOK *ast.IndexExpr // ok of `_, ok := m[k]`
+	n       int
+}
+
+func (ck *checker) binding(v *types.Var) *binding {
+	b := ck.bindings[v]
+	if b == nil || b.n != 1 {
+		return nil
+	}
+	return b
+}
+
+// indexBindings records, for every variable of the package, the value it
+// is given when it is given exactly one.
+func (ck *checker) indexBindings() {
+	ck.bindings = map[*types.Var]*binding{}
+	get := func(id *ast.Ident) *binding {
+		obj := ck.info.ObjectOf(id)
+		v, ok := obj.(*types.Var)
+		if !ok {
+			return nil
+		}
+		b := ck.bindings[v]
+		if b == nil {
+			b = &binding{}
+			ck.bindings[v] = b
+		}
+		return b
+	}
+	root := func(e ast.Expr) *ast.Ident {
+		for {
+			switch x := ast.Unparen(e).(type) {
+			case *ast.Ident:
+				return x
+			case *ast.IndexExpr:
+				e = x.X
+			default:
+				return nil
+			}
+		}
+	}
+	for _, f := range ck.pass.Files {
+		ast.Inspect(f, func(n ast.Node) bool {
+			switch n := n.(type) {
+			case *ast.AssignStmt:
+				for i, lhs := range n.Lhs {
+					id := root(lhs)
+					if id == nil || id.Name == "_" {
+						continue
+					}
+					b := get(id)
+					if b == nil {
+						continue
+					}
+					b.n++
+					if _, direct := ast.Unparen(lhs).(*ast.Ident); !direct {
+						b.n++ // m[k] = v: the set changes
+						continue
+					}
+					switch {
+					case len(n.Lhs) == len(n.Rhs):
+						b.expr = n.Rhs[i]
+					case len(n.Rhs) == 1 && len(n.Lhs) == 2 && i == 1:
+						if ix, ok := ast.Unparen(n.Rhs[0]).(*ast.IndexExpr); ok {
+							b.commaOK = ix
+						}
+					}
+				}
+			case *ast.IncDecStmt:
+				if id := root(n.X); id != nil {
+					if b := get(id); b != nil {
+						b.n += 2
+					}
+				}
+			case *ast.UnaryExpr:
+				if n.Op == token.AND {
+					if id, ok := ast.Unparen(n.X).(*ast.Ident); ok {
+						if b := get(id); b != nil {
+							b.n += 2 // address taken: may change
+						}
+					}
+				}
+			case *ast.ValueSpec:
+				for i, id := range n.Names {
+					b := get(id)
+					if b == nil {
+						continue
+					}
+					b.n++
+					if len(n.Values) == len(n.Names) {
+						b.expr = n.Values[i]
+					}
+				}
+			}
+			return true
+		})
+	}
+}
+
+// codeSet resolves an expression to the constant codes it holds: a slice,
+// array or map literal (true entries of a bool map), a variable given one,
+// append, a function that returns one, or another package's list (fact).
+func (ck *checker) codeSet(e ast.Expr, depth int) ([]int, string, bool) {
+	if depth > 6 {
+		return nil, "", false
+	}
+	e = ast.Unparen(e)
+	switch e := e.(type) {
+	case *ast.CompositeLit:
+		return ck.literalSet(e)
+	case *ast.Ident:
+		v, ok := ck.info.Uses[e].(*types.Var)
+		if !ok {
+			return nil, "", false
+		}
+		return ck.varSet(v, depth)
+	case *ast.SelectorExpr:
+		if v, ok := ck.info.Uses[e.Sel].(*types.Var); ok && v.Pkg() != ck.pass.Pkg && !v.IsField() {
+			return ck.varSet(v, depth)
+		}
+	case *ast.CallExpr:
+		if id, ok := ast.Unparen(e.Fun).(*ast.Ident); ok && id.Name == "append" {
+			if _, ok := ck.info.Uses[id].(*types.Builtin); ok && len(e.Args) > 0 {
+				codes, via, ok := ck.codeSet(e.Args[0], depth+1)
+				if !ok {
+					return nil, "", false
+				}
+				for _, a := range e.Args[1:] {
+					if e.Ellipsis.IsValid() {
+						more, _, ok := ck.codeSet(a, depth+1)
+						if !ok {
+							return nil, "", false
+						}
+						codes = append(codes, more...)
+						continue
+					}
+					k, ok := ck.intConst(a)
+					if !ok {
+						return nil, "", false
+					}
+					codes = append(codes, int(k))
+				}
+				return codes, via, true
+			}
+		}
+		fn, _ := typeutil.Callee(ck.info, e).(*types.Func)
+		if fn == nil {
+			return nil, "", false
+		}
+		if fn.Pkg() == ck.pass.Pkg {
+			if d := ck.decls[fn.Origin()]; d != nil {
+				return ck.returnedSet(d, depth+1)
+			}
+			return nil, "", false
+		}
+		var f CodesFact
+		if ck.pass.ImportObjectFact(fn.Origin(), &f) {
+			return f.Codes, f.Name + " at " + f.Posn, true
+		}
+	}
+	return nil, "", false
+}
+
+func (ck *checker) varSet(v *types.Var, depth int) ([]int, string, bool) {
+	if v.Pkg() != ck.pass.Pkg {
+		var f CodesFact
+		if v.Pkg() != nil && ck.pass.ImportObjectFact(v, &f) {
+			return f.Codes, f.Name + " at " + f.Posn, true
+		}
+		return nil, "", false
+	}
+	b := ck.binding(v)
+	if b == nil || b.expr == nil {
+		return nil, "", false
+	}
+	return ck.codeSet(b.expr, depth+1)
+}
+
+// returnedSet resolves a function with no parameters whose every return
+// is a code set.
+func (ck *checker) returnedSet(d *ast.FuncDecl, depth int) ([]int, string, bool) {
+	if d.Body == nil || d.Type.Params.NumFields() != 0 || d.Type.Results.NumFields() != 1 {
+		return nil, "", false
+	}
+	var codes []int
+	ok, any := true, false
+	ast.Inspect(d.Body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.ReturnStmt:
+			if len(n.Results) != 1 {
+				ok = false
+				return false
+			}
+			cs, _, k := ck.codeSet(n.Results[0], depth+1)
+			if !k {
+				ok = false
+				return false
+			}
+			codes, any = append(codes, cs...), true
+		}
+		return true
+	})
+	return codes, "", ok && any
+}
+
+func (ck *checker) literalSet(cl *ast.CompositeLit) ([]int, string, bool) {
+	t := ck.info.TypeOf(cl)
+	if t == nil {
+		return nil, "", false
+	}
+	var codes []int
+	switch u := t.Underlying().(type) {
+	case *types.Slice, *types.Array:
+		for _, el := range cl.Elts {
+			if kv, ok := el.(*ast.KeyValueExpr); ok {
+				el = kv.Value
+			}
+			k, ok := ck.intConst(el)
+			if !ok {
+				return nil, "", false
+			}
+			codes = append(codes, int(k))
+		}
+	case *types.Map:
+		isBool := false
+		if b, ok := u.Elem().Underlying().(*types.Basic); ok && b.Info()&types.IsBoolean != 0 {
+			isBool = true
+		}
+		for _, el := range cl.Elts {
+			kv, ok := el.(*ast.KeyValueExpr)
+			if !ok {
+				return nil, "", false
+			}
+			k, ok := ck.intConst(kv.Key)
+			if !ok {
+				return nil, "", false
+			}
+			if isBool {
+				if b, ok := ck.boolConst(kv.Value); ok && !b {
+					continue
+				}
+			}
+			codes = append(codes, int(k))
+		}
+	default:
+		return nil, "", false
+	}
+	return codes, "", true
+}

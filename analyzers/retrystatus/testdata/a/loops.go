@@ -1,0 +1,273 @@
+package a
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"slices"
+	"time"
+)
+
+const (
+	codeBadGateway  = 502
+	codeUnavailable = 503
+)
+
+// retryableCodes is the list the loops below consult.
+var retryableCodes = []int{codeBadGateway, codeUnavailable, http.StatusGatewayTimeout}
+
+var retrySet = map[int]bool{
+	http.StatusTooManyRequests:    true,
+	http.StatusBadGateway:         true,
+	http.StatusServiceUnavailable: true,
+	http.StatusNotFound:           false,
+}
+
+func codesToRetry() []int {
+	return []int{500, 502, 503}
+}
+
+// getAll4xx retries every client error.
+func getAll4xx(url string) (*http.Response, error) {
+	for attempt := 0; attempt < 3; attempt++ {
+		resp, err := http.Get(url)
+		if err != nil {
+			time.Sleep(time.Second)
+			continue
+		}
+		if resp.StatusCode >= 400 { // want `retry decision retries 400 \(bad request\), 401 \(unauthorized\), 403 \(forbidden\), 404 \(not found\), 413 \(payload too large\), 422 \(unprocessable\)` `retry decision retries every 429`
+			resp.Body.Close()
+			time.Sleep(time.Second)
+			continue
+		}
+		return resp, nil
+	}
+	return nil, errors.New("out of attempts")
+}
+
+// ---- not findings ----
+
+// getRange is the fix: a range check catches 529 and every other 5xx.
+func getRange(url string) (*http.Response, error) {
+	for attempt := 0; attempt < 4; attempt++ {
+		resp, err := http.Get(url)
+		if err != nil {
+			var ne net.Error
+			if errors.As(err, &ne) && ne.Timeout() {
+				time.Sleep(time.Second)
+				continue
+			}
+			return nil, err
+		}
+		if resp.StatusCode >= 500 || resp.StatusCode == http.StatusRequestTimeout || resp.StatusCode == http.StatusTooEarly {
+			resp.Body.Close()
+			time.Sleep(time.Second)
+			continue
+		}
+		return resp, nil
+	}
+	return nil, errors.New("out of attempts")
+}
+
+// getSuccessOnly retries every non-2xx: no list, no finding here.
+func getSuccessOnly(url string) (*http.Response, error) {
+	for attempt := 0; attempt < 4; attempt++ {
+		resp, err := http.Get(url)
+		if err == nil && resp.StatusCode == http.StatusOK {
+			return resp, nil
+		}
+		if resp != nil {
+			resp.Body.Close()
+		}
+		time.Sleep(time.Second)
+	}
+	return nil, errors.New("out of attempts")
+}
+
+// get503Special waits longer on 503 but retries every 5xx.
+func get503Special(url string) (*http.Response, error) {
+	for attempt := 0; attempt < 4; attempt++ {
+		resp, err := http.Get(url)
+		if err != nil {
+			time.Sleep(time.Second)
+			continue
+		}
+		if resp.StatusCode < 500 {
+			return resp, nil
+		}
+		resp.Body.Close()
+		if resp.StatusCode == http.StatusServiceUnavailable {
+			time.Sleep(5 * time.Second)
+			continue
+		}
+		time.Sleep(time.Second)
+	}
+	return nil, errors.New("out of attempts")
+}
+
+// do returns a *StatusError for every non-2xx response.
+func do(url string) (*http.Response, error) {
+	resp, err := http.Get(url)
+	if err != nil {
+		return nil, err
+	}
+	if resp.StatusCode >= 300 {
+		resp.Body.Close()
+		return nil, &StatusError{Code: resp.StatusCode}
+	}
+	return resp, nil
+}
+
+func statusOf(err error) int {
+	var se *StatusError
+	if errors.As(err, &se) {
+		return se.Code
+	}
+	return 0
+}
+
+// The loops below test the status carried by the error.
+
+func errSwitch(url string) (*http.Response, error) {
+	for attempt := 0; attempt < 5; attempt++ {
+		resp, err := do(url)
+		if err == nil {
+			return resp, nil
+		}
+		switch statusOf(err) {
+		case 502, 503, 504: // want `retry decision lists 5xx codes 502, 503, 504: 500 and 529 \(overloaded\) are not retried; use statusOf\(err\) >= 500`
+			time.Sleep(time.Second << attempt)
+		default:
+			return nil, err
+		}
+	}
+	return nil, errors.New("out of attempts")
+}
+
+func errSliceVar(url string) (*http.Response, error) {
+	for attempt := 0; attempt < 5; attempt++ {
+		resp, err := do(url)
+		if err == nil {
+			return resp, nil
+		}
+		if !slices.Contains(retryableCodes, statusOf(err)) { // want `retry decision lists 5xx codes 502, 503, 504: 500 and 529 \(overloaded\) are not retried; use statusOf\(err\) >= 500`
+			return nil, err
+		}
+		time.Sleep(time.Second)
+	}
+	return nil, errors.New("out of attempts")
+}
+
+func errMapVar(url string) (*http.Response, error) {
+	for attempt := 0; attempt < 5; attempt++ {
+		resp, err := do(url)
+		if err == nil {
+			return resp, nil
+		}
+		code := statusOf(err)
+		if !retrySet[code] { // want `retry decision lists 5xx codes 502, 503: 500 and 529 \(overloaded\) are not retried; use code >= 500` `retry decision retries every 429`
+			return nil, err
+		}
+		time.Sleep(time.Second)
+	}
+	return nil, errors.New("out of attempts")
+}
+
+func errCommaOK(url string) (*http.Response, error) {
+	set := map[int]struct{}{502: {}, 503: {}, 529: {}}
+	for attempt := 0; attempt < 5; attempt++ {
+		resp, err := do(url)
+		if err == nil {
+			return resp, nil
+		}
+		if _, ok := set[statusOf(err)]; !ok { // want `retry decision lists 5xx codes 502, 503, 529: 500 is not retried; use statusOf\(err\) >= 500`
+			return nil, err
+		}
+		time.Sleep(time.Second)
+	}
+	return nil, errors.New("out of attempts")
+}
+
+func errFuncList(url string) (*http.Response, error) {
+	for attempt := 0; attempt < 5; attempt++ {
+		resp, err := do(url)
+		if err == nil {
+			return resp, nil
+		}
+		if slices.Contains(codesToRetry(), statusOf(err)) { // want `retry decision lists 5xx codes 500, 502, 503: 529 \(overloaded\) is not retried; use statusOf\(err\) >= 500`
+			time.Sleep(time.Second)
+			continue
+		}
+		return nil, err
+	}
+	return nil, errors.New("out of attempts")
+}
+
+// errPermanent retries codes that fail the same way every time.
+func errPermanent(url string) (*http.Response, error) {
+	for attempt := 0; attempt < 3; attempt++ {
+		resp, err := do(url)
+		if err == nil {
+			return resp, nil
+		}
+		var se *StatusError
+		if !errors.As(err, &se) {
+			time.Sleep(time.Second)
+			continue
+		}
+		switch {
+		case se.Code == http.StatusRequestEntityTooLarge, se.Code == http.StatusNotFound: // want `retry decision retries 404 \(not found\), 413 \(payload too large\): the same request fails the same way on each of 3 attempts; give up on them \(413: shrink the input instead\)`
+			time.Sleep(time.Second)
+		case se.Code >= 500:
+			time.Sleep(time.Second)
+		default:
+			return nil, fmt.Errorf("status %d", se.Code)
+		}
+	}
+	return nil, errors.New("out of attempts")
+}
+
+// errGiveUpOn4xx names permanent codes only to give up on them: quiet.
+func errGiveUpOn4xx(ctx context.Context, url string) (*http.Response, error) {
+	for attempt := 0; attempt < 4; attempt++ {
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		resp, err := do(url)
+		if err == nil {
+			return resp, nil
+		}
+		switch statusOf(err) {
+		case 400, 401, 403, 404, 413, 422:
+			return nil, err
+		}
+		time.Sleep(time.Second)
+	}
+	return nil, errors.New("out of attempts")
+}
+
+// errRangeLoop ranges over a list to decide.
+func errRangeLoop(url string) (*http.Response, error) {
+	for attempt := 0; attempt < 4; attempt++ {
+		resp, err := do(url)
+		if err == nil {
+			return resp, nil
+		}
+		if !inList(statusOf(err)) {
+			return nil, err
+		}
+		time.Sleep(time.Second)
+	}
+	return nil, errors.New("out of attempts")
+}
+
+func inList(code int) bool {
+	for _, c := range []int{http.StatusBadGateway, http.StatusServiceUnavailable} {
+		if c == code { // want `retry decision lists 5xx codes 502, 503: 500 and 529 \(overloaded\) are not retried; use code >= 500`
+			return true
+		}
+	}
+	return false
+}

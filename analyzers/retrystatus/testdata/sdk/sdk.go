@@ -1,0 +1,148 @@
+package sdk
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"net/http"
+	"time"
+
+	"github.com/anthropics/anthropic-sdk-go"
+	"github.com/openai/openai-go/v3"
+)
+
+// OpenAIEvery429 retries every 429, quota included.
+func OpenAIEvery429(ctx context.Context, c openai.Client, p openai.ChatCompletionNewParams) (*openai.ChatCompletion, error) {
+	var err error
+	for attempt := 0; attempt < 5; attempt++ {
+		var out *openai.ChatCompletion
+		out, err = c.Chat.Completions.New(ctx, p)
+		if err == nil {
+			return out, nil
+		}
+		var apiErr *openai.Error
+		if errors.As(err, &apiErr) && apiErr.StatusCode == http.StatusTooManyRequests { // want `retry decision retries every 429 without reading the error's code or type: an exhausted quota \(insufficient_quota\) is attempted 5 times before it fails; give up when the code says so`
+			time.Sleep(time.Duration(attempt+1) * time.Second)
+			continue
+		}
+		if errors.As(err, &apiErr) && apiErr.StatusCode >= 500 {
+			time.Sleep(time.Second)
+			continue
+		}
+		return nil, err
+	}
+	return nil, err
+}
+
+// OpenAIQuota reads the code first: quiet.
+func OpenAIQuota(ctx context.Context, c openai.Client, p openai.ChatCompletionNewParams) (*openai.ChatCompletion, error) {
+	var err error
+	for attempt := 0; attempt < 5; attempt++ {
+		var out *openai.ChatCompletion
+		out, err = c.Chat.Completions.New(ctx, p)
+		if err == nil {
+			return out, nil
+		}
+		var apiErr *openai.Error
+		if !errors.As(err, &apiErr) {
+			return nil, err
+		}
+		if apiErr.Code == "insufficient_quota" {
+			return nil, err
+		}
+		if apiErr.StatusCode == 429 || apiErr.StatusCode >= 500 {
+			time.Sleep(time.Duration(attempt+1) * time.Second)
+			continue
+		}
+		return nil, err
+	}
+	return nil, err
+}
+
+// anthropicRetryable reads the error type.
+func anthropicRetryable(err error) bool {
+	var apiErr *anthropic.Error
+	if !errors.As(err, &apiErr) {
+		return true
+	}
+	switch apiErr.Type() {
+	case anthropic.ErrorTypeBillingError, anthropic.ErrorTypeInvalidRequestError:
+		return false
+	}
+	return apiErr.StatusCode == 429 || apiErr.StatusCode >= 500
+}
+
+func Anthropic(ctx context.Context, c anthropic.Client, p anthropic.MessageNewParams) (*anthropic.Message, error) {
+	var err error
+	for attempt := 0; attempt < 4; attempt++ {
+		var m *anthropic.Message
+		if m, err = c.Messages.New(ctx, p); err == nil {
+			return m, nil
+		}
+		if !anthropicRetryable(err) {
+			return nil, err
+		}
+		time.Sleep(time.Duration(1<<attempt) * time.Second)
+	}
+	return nil, err
+}
+
+// anthropicStatusOnly keys on the number.
+func anthropicStatusOnly(err error) bool {
+	var apiErr *anthropic.Error
+	if errors.As(err, &apiErr) {
+		return apiErr.StatusCode == 429 || apiErr.StatusCode >= 500 // want `retry decision retries every 429 without reading the error's code or type`
+	}
+	return false
+}
+
+func Anthropic2(ctx context.Context, c anthropic.Client, p anthropic.MessageNewParams) (*anthropic.Message, error) {
+	var err error
+	for attempt := 0; attempt < 4; attempt++ {
+		var m *anthropic.Message
+		if m, err = c.Messages.New(ctx, p); err == nil {
+			return m, nil
+		}
+		if !anthropicStatusOnly(err) {
+			return nil, err
+		}
+		time.Sleep(time.Duration(1<<attempt) * time.Second)
+	}
+	return nil, err
+}
+
+type errorBody struct {
+	Error struct {
+		Code string `json:"code"`
+		Type string `json:"type"`
+	} `json:"error"`
+}
+
+// RawHTTP decodes the JSON error body before retrying a 429: quiet.
+func RawHTTP(req func() (*http.Response, error)) (*http.Response, error) {
+	for attempt := 0; attempt < 4; attempt++ {
+		resp, err := req()
+		if err != nil {
+			time.Sleep(time.Second)
+			continue
+		}
+		if resp.StatusCode == http.StatusTooManyRequests {
+			var body errorBody
+			data, _ := io.ReadAll(resp.Body)
+			resp.Body.Close()
+			if json.Unmarshal(data, &body) == nil && body.Error.Code == "insufficient_quota" {
+				return nil, errors.New("quota exhausted")
+			}
+			time.Sleep(time.Duration(attempt+1) * time.Second)
+			continue
+		}
+		if resp.StatusCode >= 500 {
+			resp.Body.Close()
+			time.Sleep(time.Second)
+			continue
+		}
+		return resp, nil
+	}
+	return nil, errors.New("out of attempts")
+}
