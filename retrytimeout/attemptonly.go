@@ -1,0 +1,65 @@
+package retrytimeout
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/retryvet/retryvet/internal/durconst"
+	"github.com/retryvet/retryvet/internal/retrymodel"
+)
+
+// minWorthBounding is the total of known waits below which an attempt
+// count is bound enough: client-go's retry.DefaultRetry waits about 50ms in
+// all, and a wall-clock check would not change what the caller sees.
+const minWorthBounding = time.Second
+
+// attemptOnly returns the clause describing an attempt-only retry, or ""
+// when the layer has a wall-clock bound (a deadline check, an elapsed
+// limit, a guard), is unbounded (a worker, not an attempt count), or its
+// waits total too little to matter.
+//
+// Only hand-rolled loops and retry libraries are judged: retrying clients
+// and SDKs wait on the request's context by construction.
+func (c *checker) attemptOnly(l *retrymodel.Layer) string {
+	if l.Kind != retrymodel.Loop && l.Kind != retrymodel.Library {
+		return ""
+	}
+	n, ok := l.Attempts()
+	if !ok || n < 2 {
+		return ""
+	}
+	pol := &l.Policy
+	if pol.DeadlineAware != retrymodel.No || hasLimit(pol.MaxElapsed) || pol.Guard != nil {
+		return ""
+	}
+	if ws, ok := knownWaits(l); ok {
+		total := sum(ws)
+		if total < minWorthBounding {
+			return ""
+		}
+		s := fmt.Sprintf("%s makes %d attempts with waits %s and nothing bounds it in time: worst case %s of waiting", describe(l), n, waitList(ws), durconst.Format(total))
+		if pol.Jitter == retrymodel.Yes {
+			s += " before jitter"
+		}
+		if pa := pol.PerAttempt; pa.Known && pa.D > 0 {
+			s += fmt.Sprintf(" plus %d attempts of up to %s each (%s in all)", n, durconst.Format(pa.D), durconst.Format(total+time.Duration(n)*pa.D))
+		} else {
+			s += fmt.Sprintf(" plus the %d attempts", n)
+		}
+		return s + ", whatever the caller's deadline"
+	}
+	s := fmt.Sprintf("%s makes %d attempts and nothing bounds it in time", describe(l), n)
+	if pol.Schedule != "" {
+		s += " (" + pol.Schedule + ")"
+	}
+	return s + ": it keeps waiting and retrying after the caller has given up"
+}
+
+// attemptOnlyAdvice is the edit for an attempt-only retry.
+const attemptOnlyAdvice = "check ctx.Err() or the time left (ctx.Deadline) before each wait, or give the retry an overall limit"
+
+// hasLimit reports whether an elapsed limit bounds the retry: set to a
+// positive or unknown value. backoff's MaxElapsedTime = 0 means no limit.
+func hasLimit(v retrymodel.Value) bool {
+	return v.Set && (!v.Known || v.D > 0)
+}

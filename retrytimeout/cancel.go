@@ -1,0 +1,267 @@
+package retrytimeout
+
+import (
+	"fmt"
+	"go/ast"
+	"go/types"
+
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/ast/astutil"
+	"golang.org/x/tools/go/types/typeutil"
+
+	"github.com/retryvet/retryvet/internal/retrymodel"
+)
+
+// uncancellableWait reports the first wait of the layer that cannot be
+// interrupted (time.Sleep, a bare <-time.After, a select on timers only, a
+// sleep helper that ignores its context) when a context is in scope at the
+// wait. attemptOnly is the attempt-only clause of the same layer, if any:
+// it is carried by this message, since waiting in a select on ctx.Done()
+// also gives the retry its wall-clock bound. The suggested fix rewrites
+// every time.Sleep(d) and <-time.After(d) statement of the layer into
+//
+//	select {
+//	case <-ctx.Done():
+//		return ..., ctx.Err()
+//	case <-time.After(d):
+//	}
+//
+// when the enclosing function's results allow a type-correct return.
+// It reports whether it reported.
+func (c *checker) uncancellableWait(l *retrymodel.Layer, attemptOnly string) bool {
+	var first *waitSite
+	var edits []analysis.TextEdit
+	for _, n := range l.Waits {
+		w, ok := c.uncancellable(n)
+		if !ok {
+			continue
+		}
+		ctxVar, ok := c.contextInScope(l, n.Pos())
+		if !ok || c.isBackground(ctxVar) {
+			continue
+		}
+		w.ctx = ctxVar
+		if first == nil {
+			first = &w
+		}
+		if w.stmt != nil {
+			if e, ok := c.selectEdit(w); ok {
+				edits = append(edits, e)
+			}
+		}
+	}
+	if first == nil {
+		return false
+	}
+	msg := fmt.Sprintf("wait ignores cancellation: %s in %s keeps waiting after %s is done", first.what, describe(l), first.ctx.Name())
+	if attemptOnly != "" {
+		msg += "; the retry is also attempt-only: " + attemptOnly
+		msg += fmt.Sprintf("; wait in a select on %s.Done() and a timer, which bounds both", first.ctx.Name())
+	} else {
+		msg += fmt.Sprintf("; wait in a select on %s.Done() and a timer", first.ctx.Name())
+	}
+	var fixes []analysis.SuggestedFix
+	if len(edits) > 0 {
+		fixes = []analysis.SuggestedFix{{
+			Message:   fmt.Sprintf("Wait in a select on %s.Done()", first.ctx.Name()),
+			TextEdits: edits,
+		}}
+	}
+	c.report(first.node.Pos(), "uncancellable-wait", msg, fixes)
+	return true
+}
+
+// A waitSite is a wait that ignores cancellation.
+type waitSite struct {
+	node ast.Node
+	what string // "time.Sleep", "<-time.After", "sleep helper x.F"
+	// For the rewrite: the statement and the duration, when the wait is a
+	// statement of its own (time.Sleep(d) or <-time.After(d)).
+	stmt    *ast.ExprStmt
+	dur     ast.Expr
+	timePkg string // how the file names package time
+	ctx     *types.Var
+}
+
+// uncancellable classifies one of the layer's wait nodes.
+func (c *checker) uncancellable(n ast.Node) (waitSite, bool) {
+	info := c.pass.TypesInfo
+	switch n := n.(type) {
+	case *ast.CallExpr:
+		fn := typeutil.StaticCallee(info, n)
+		if fn == nil {
+			return waitSite{}, false
+		}
+		if isTimeFunc(fn, "Sleep") && len(n.Args) == 1 {
+			w := waitSite{node: n, what: "time.Sleep", dur: n.Args[0]}
+			w.stmt, w.timePkg = c.ownStatement(n), timeQualifier(n)
+			return w, true
+		}
+		if ff := c.res.Func(fn); ff != nil && ff.Waiter && !ff.Cancellable {
+			return waitSite{node: n, what: "sleep helper " + retrymodel.FuncName(fn)}, true
+		}
+	case *ast.UnaryExpr:
+		// <-time.After(d) or <-t.C on its own.
+		if call, ok := astutil.Unparen(n.X).(*ast.CallExpr); ok {
+			if fn := typeutil.StaticCallee(info, call); isTimeFunc(fn, "After") && len(call.Args) == 1 {
+				w := waitSite{node: n, what: "<-time.After", dur: call.Args[0]}
+				w.stmt, w.timePkg = c.ownStatement(n), timeQualifier(call)
+				return w, true
+			}
+		}
+		return waitSite{node: n, what: "a timer receive"}, true
+	case *ast.SelectStmt:
+		// A select is cancellable when any case receives from something
+		// other than a timer: ctx.Done(), a quit channel.
+		for _, cl := range n.Body.List {
+			cc, ok := cl.(*ast.CommClause)
+			if !ok {
+				continue
+			}
+			if cc.Comm == nil {
+				return waitSite{}, false // default: does not block
+			}
+			if !c.isTimerRecv(cc.Comm) {
+				return waitSite{}, false
+			}
+		}
+		return waitSite{node: n, what: "a select on timers only"}, true
+	}
+	return waitSite{}, false
+}
+
+// isTimerRecv reports whether a comm clause receives from a timer.
+func (c *checker) isTimerRecv(comm ast.Stmt) bool {
+	var x ast.Expr
+	switch s := comm.(type) {
+	case *ast.ExprStmt:
+		x = s.X
+	case *ast.AssignStmt:
+		if len(s.Rhs) == 1 {
+			x = s.Rhs[0]
+		}
+	default:
+		return false
+	}
+	u, ok := astutil.Unparen(x).(*ast.UnaryExpr)
+	if !ok {
+		return false
+	}
+	switch ch := astutil.Unparen(u.X).(type) {
+	case *ast.CallExpr:
+		fn := typeutil.StaticCallee(c.pass.TypesInfo, ch)
+		return isTimeFunc(fn, "After") || isTimeFunc(fn, "Tick")
+	case *ast.SelectorExpr:
+		if ch.Sel.Name != "C" {
+			return false
+		}
+		t := c.pass.TypesInfo.TypeOf(ch.X)
+		if p, ok := t.(*types.Pointer); ok {
+			t = p.Elem()
+		}
+		n, ok := types.Unalias(t).(*types.Named)
+		return ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == "time"
+	}
+	return false
+}
+
+// ownStatement returns the expression statement that consists of n alone.
+func (c *checker) ownStatement(n ast.Node) *ast.ExprStmt {
+	for _, f := range c.pass.Files {
+		if f.Pos() > n.Pos() || n.End() > f.End() {
+			continue
+		}
+		path, _ := astutil.PathEnclosingInterval(f, n.Pos(), n.End())
+		for i, p := range path {
+			if p == n && i+1 < len(path) {
+				if st, ok := path[i+1].(*ast.ExprStmt); ok && st.X == n {
+					return st
+				}
+				return nil
+			}
+		}
+	}
+	return nil
+}
+
+// isBackground reports a context variable whose every value is
+// context.Background() or context.TODO(): nothing ever cancels it.
+func (c *checker) isBackground(v *types.Var) bool {
+	vals := c.valuesOf(v)
+	if len(vals) == 0 {
+		return false
+	}
+	for _, e := range vals {
+		call, ok := astutil.Unparen(e).(*ast.CallExpr)
+		if !ok {
+			return false
+		}
+		fn := typeutil.StaticCallee(c.pass.TypesInfo, call)
+		if fn == nil || fn.Pkg() == nil || fn.Pkg().Path() != "context" || (fn.Name() != "Background" && fn.Name() != "TODO") {
+			return false
+		}
+	}
+	return true
+}
+
+// valuesOf returns every expression assigned to a local variable (nil when
+// it is a parameter or assigned from a multi-value call).
+func (c *checker) valuesOf(v *types.Var) []ast.Expr {
+	var out []ast.Expr
+	for _, f := range c.pass.Files {
+		if f.Pos() > v.Pos() || v.Pos() > f.End() {
+			continue
+		}
+		ast.Inspect(f, func(n ast.Node) bool {
+			switch n := n.(type) {
+			case *ast.AssignStmt:
+				for i, lhs := range n.Lhs {
+					id, ok := lhs.(*ast.Ident)
+					if !ok {
+						continue
+					}
+					obj := c.pass.TypesInfo.Defs[id]
+					if obj == nil {
+						obj = c.pass.TypesInfo.Uses[id]
+					}
+					if obj != v {
+						continue
+					}
+					if len(n.Rhs) == len(n.Lhs) {
+						out = append(out, n.Rhs[i])
+					} else {
+						out = append(out, nil)
+					}
+				}
+			case *ast.ValueSpec:
+				for i, id := range n.Names {
+					if c.pass.TypesInfo.Defs[id] == v && i < len(n.Values) {
+						out = append(out, n.Values[i])
+					}
+				}
+			}
+			return true
+		})
+	}
+	for _, e := range out {
+		if e == nil {
+			return nil
+		}
+	}
+	return out
+}
+
+func isTimeFunc(fn *types.Func, name string) bool {
+	return fn != nil && fn.Pkg() != nil && fn.Pkg().Path() == "time" && fn.Name() == name
+}
+
+// timeQualifier returns how the call names package time ("time" unless
+// imported under another name); "" when it cannot tell.
+func timeQualifier(call *ast.CallExpr) string {
+	if sel, ok := astutil.Unparen(call.Fun).(*ast.SelectorExpr); ok {
+		if id, ok := sel.X.(*ast.Ident); ok {
+			return id.Name
+		}
+	}
+	return ""
+}

@@ -1,0 +1,120 @@
+// Package retrytimeout defines an Analyzer that checks the time behaviour
+// of retries.
+//
+// # Analyzer retrytimeout
+//
+// retrytimeout: attempt-only retries, no jitter, Retry-After ignored, uncancellable waits, per-attempt timeouts below p99, schedules longer than their budget, and total timeouts on streaming calls
+//
+// Four attempts with exponential backoff can take fifteen seconds while
+// the request that started them had ten; without jitter every client that
+// failed together retries together; a Retry-After header is better
+// information than any curve; and a timeout shorter than the dependency's
+// real p99 is a load generator, not a safety mechanism. The analyzer reads
+// each retry layer of the shared retry model (hand-rolled loops, retry
+// libraries, retrying HTTP clients, SDKs) and reports seven findings, each
+// with the numbers that make it true.
+//
+// attempt-only retry: a retry bounded only by an attempt count. Nothing
+// checks the caller's deadline before waiting (ctx.Err, a select on
+// ctx.Done, ctx.Deadline or time.Until), and no overall limit applies
+// (MaxElapsedTime, a context timeout passed to the library). When the
+// waits are known the message gives the worst case they add up to.
+// Schedules whose known waits total under a second are left alone: an
+// attempt count is bound enough there.
+//
+// no jitter: the waits are a fixed function of the attempt (constant,
+// 1<<i, base*factor^i) with no random part, or a library is configured
+// without jitter (backoff RandomizationFactor 0, retry-go with a delay type
+// that has no RandomDelay, go-retry without WithJitter, wait.Backoff with
+// Jitter 0, retryablehttp's DefaultBackoff).
+//
+// retry-after ignored: a retry that retries a 429 or 503 read from an
+// *http.Response, a retryablehttp response, or an SDK error that carries
+// the response (openai-go's and anthropic-sdk-go's *Error), and computes
+// its wait without reading Retry-After or retry-after-ms. retryablehttp's
+// DefaultBackoff and RateLimitLinearJitterBackoff honour it; its
+// LinearJitterBackoff does not.
+//
+// wait ignores cancellation: time.Sleep (or a bare <-time.After, a select
+// on timers only, a sleep helper that ignores its context) between
+// attempts, with a context in scope. A suggested fix rewrites
+// `time.Sleep(d)` into
+//
+//	select {
+//	case <-ctx.Done():
+//		return ..., ctx.Err()
+//	case <-time.After(d):
+//	}
+//
+// returning the function's named results as they stand (zero values for
+// unnamed ones) and ctx.Err() as its error; a function without results
+// simply returns. When the last result is not an error the finding is
+// reported without a fix. When the same retry is also attempt-only, the
+// one message says both, since the rewrite fixes both.
+//
+// per-attempt timeout below p99: an http.Client Timeout, a per-attempt
+// context.WithTimeout or an SDK request timeout shorter than the p99
+// declared with //retryvet:p99 on the function the retry calls (or the
+// default p99 setting, for a remote call without one): every slow call
+// times out and is retried while the server still works on the first.
+//
+// schedule longer than its budget: the known waits exceed the retry's own
+// limit (MaxElapsedTime, the timeout of the context it was given, set in
+// the same function), so the last attempts can never start. The message
+// names the last attempt that can, counting every attempt as failing at
+// once.
+//
+// total timeout on a streaming call: an http.Client Timeout or a context
+// timeout on a response read chunk by chunk in a loop (SSE, NDJSON, a
+// bufio.Scanner over the body), or on an SDK streaming method
+// (NewStreaming), where an inactivity timeout is meant: a long answer is
+// cut off while it is still arriving.
+//
+// One diagnostic per kind and retry, at the place to edit: the loop or
+// library call for attempt-only retries, the wait (or the option that
+// turns jitter off) for jitter, the 429/503 test for Retry-After, the wait
+// for cancellation, the timeout for p99, the attempt bound for the budget,
+// the call for streaming.
+//
+// Quiet by design: loops with jitter, a cancellable wait and Retry-After
+// read; tickers, pollers (loops that repeat after a success) and
+// pagination, which the retry model does not count as retries; retries in
+// _test.go files and in main or init before any context exists; SDK
+// retries of openai-go, anthropic-sdk-go and aws-sdk-go-v2 (jittered,
+// bound to the call's context, Retry-After honoured); cenkalti/backoff v4
+// and v5 with their defaults (RandomizationFactor 0.5, MaxElapsedTime 15m);
+// client-go's retry.DefaultRetry and retry.DefaultBackoff (jitter 0.1,
+// waits that total well under a second). avast/retry-go's defaults have
+// jitter but neither a context nor an elapsed limit: without
+// retry.Context(ctx) they are reported as attempt-only.
+//
+// Bad:
+//
+//	for attempt := 0; attempt < 4; attempt++ {
+//		resp, err := client.Do(req)
+//		if err == nil && resp.StatusCode != http.StatusTooManyRequests {
+//			return resp, nil
+//		}
+//		time.Sleep(time.Second << attempt) // no jitter, ignores ctx, ignores Retry-After
+//	}
+//
+// Good:
+//
+//	for attempt := 0; attempt < 4; attempt++ {
+//		resp, err := client.Do(req.WithContext(ctx))
+//		if err == nil && resp.StatusCode != http.StatusTooManyRequests {
+//			return resp, nil
+//		}
+//		wait := time.Duration(rand.Int64N(int64(time.Second << attempt)))
+//		if resp != nil {
+//			if s, err := strconv.Atoi(resp.Header.Get("Retry-After")); err == nil {
+//				wait = time.Duration(s) * time.Second
+//			}
+//		}
+//		select {
+//		case <-ctx.Done():
+//			return nil, ctx.Err()
+//		case <-time.After(wait):
+//		}
+//	}
+package retrytimeout

@@ -1,0 +1,89 @@
+package retrytimeout
+
+import (
+	"fmt"
+	"go/ast"
+	"go/token"
+	"strings"
+	"time"
+
+	"github.com/retryvet/retryvet/internal/retrymodel"
+)
+
+// noJitter reports a layer whose waits have no random part: a hand-rolled
+// wait that is a fixed function of the attempt, or a library configured
+// (or defaulting) to waits without jitter. Layers that do not wait at all
+// are left alone: their problem is not synchronisation.
+func (c *checker) noJitter(l *retrymodel.Layer) {
+	pol := &l.Policy
+	if pol.Jitter != retrymodel.No {
+		return
+	}
+	if n, ok := l.Attempts(); ok && n < 2 {
+		return
+	}
+	var ws []time.Duration
+	for _, w := range pol.Waits {
+		if w > 0 {
+			ws = append(ws, w)
+		}
+	}
+	if len(ws) == 0 {
+		return // no wait between attempts, or waits not known to be positive
+	}
+	pos := pol.JitterPos
+	if !pos.IsValid() {
+		pos = c.waitPos(l)
+	}
+	if !pos.IsValid() {
+		pos = l.Pos
+	}
+	what := "waits " + waitList(pol.Waits)
+	if !pol.WaitsKnown {
+		what += ", ..."
+	}
+	if pol.Schedule != "" && !strings.HasPrefix(pol.Schedule, "waits ") && !strings.HasPrefix(pol.Schedule, "constant ") {
+		what += " (" + pol.Schedule + ")"
+	}
+	msg := fmt.Sprintf("no jitter: %s %s with no random part, so clients that failed together retry together and hit the recovering service at the same instants; %s",
+		describe(l), what, jitterAdvice(l))
+	c.report(pos, "no-jitter", msg, nil)
+}
+
+// jitterAdvice names the edit for each kind of layer.
+func jitterAdvice(l *retrymodel.Layer) string {
+	name := l.Name
+	switch {
+	case l.Kind == retrymodel.Loop:
+		return "draw each wait at random, e.g. full jitter: time.Duration(rand.Int64N(int64(d)))"
+	case strings.HasPrefix(name, "backoff."):
+		return "leave RandomizationFactor at its default 0.5 (any value above 0 adds jitter)"
+	case strings.HasPrefix(name, "go-retry"):
+		return "wrap the backoff in retry.WithFullJitter or retry.WithJitterPercent"
+	case strings.HasPrefix(name, "retry.Do"):
+		return "add retry.RandomDelay to the DelayType (retry.CombineDelay(retry.BackOffDelay, retry.RandomDelay)) or use retry.FullJitterBackoffDelay"
+	case strings.HasPrefix(name, "wait.") || strings.HasPrefix(name, "retry.OnError") || strings.HasPrefix(name, "retry.RetryOnConflict"):
+		return "set the wait.Backoff's Jitter (0.5 spreads each wait over 1x-1.5x)"
+	case strings.Contains(name, "retryablehttp"):
+		return "set Backoff to retryablehttp.RateLimitLinearJitterBackoff (jittered, and still reads Retry-After on 429/503)"
+	}
+	return "add a random part to each wait (full jitter: a wait drawn uniformly from 0 to the backoff)"
+}
+
+// waitPos is where a loop's wait is written: the timer case of a select
+// rather than the select, the call itself otherwise.
+func (c *checker) waitPos(l *retrymodel.Layer) token.Pos {
+	pos := l.Policy.WaitPos
+	for _, w := range l.Waits {
+		sel, ok := w.(*ast.SelectStmt)
+		if !ok || sel.Pos() != pos {
+			continue
+		}
+		for _, cl := range sel.Body.List {
+			if cc, ok := cl.(*ast.CommClause); ok && cc.Comm != nil && c.isTimerRecv(cc.Comm) {
+				return cc.Comm.Pos()
+			}
+		}
+	}
+	return pos
+}

@@ -1,0 +1,247 @@
+package retrytimeout
+
+import (
+	_ "embed"
+	"fmt"
+	"go/ast"
+	"go/token"
+	"go/types"
+	"sort"
+	"strings"
+	"time"
+
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/analysis/passes/inspect"
+	"golang.org/x/tools/go/ast/inspector"
+
+	"github.com/retryvet/retryvet/internal/analysisdoc"
+	"github.com/retryvet/retryvet/internal/directive"
+	"github.com/retryvet/retryvet/internal/durconst"
+	"github.com/retryvet/retryvet/internal/retrymodel"
+)
+
+// Name is the analyzer's stable name (flags, -json, ignore directives).
+const Name = "retrytimeout"
+
+//go:embed doc.go
+var doc string
+
+// Analyzer reports the time behaviour of retry layers: attempt-only
+// retries, waits without jitter, Retry-After ignored, waits that ignore
+// cancellation, per-attempt timeouts below p99, schedules longer than their
+// budget, and total timeouts on streaming calls.
+var Analyzer = &analysis.Analyzer{
+	Name:     Name,
+	Doc:      analysisdoc.Extract(doc, Name),
+	URL:      analysisdoc.URL(Name),
+	Run:      directive.Filter(Name, run),
+	Requires: []*analysis.Analyzer{inspect.Analyzer, retrymodel.Analyzer},
+}
+
+// checker carries what the findings share while one package is analysed.
+type checker struct {
+	pass *analysis.Pass
+	res  *retrymodel.Result
+	insp *inspector.Inspector
+	// reported keeps one diagnostic per kind and position.
+	reported map[string]bool
+}
+
+func run(pass *analysis.Pass) (any, error) {
+	res := pass.ResultOf[retrymodel.Analyzer].(*retrymodel.Result)
+	c := &checker{
+		pass:     pass,
+		res:      res,
+		insp:     pass.ResultOf[inspect.Analyzer].(*inspector.Inspector),
+		reported: make(map[string]bool),
+	}
+	// Fast path: no retry layer and nothing that can stream.
+	if len(res.Layers) == 0 && !importsStreaming(pass.Pkg) {
+		return nil, nil
+	}
+	layers := append([]*retrymodel.Layer(nil), res.Layers...)
+	sort.SliceStable(layers, func(i, j int) bool { return layers[i].Pos < layers[j].Pos })
+	for _, l := range layers {
+		if c.skipLayer(l) {
+			continue
+		}
+		c.checkLayer(l)
+	}
+	c.checkStreaming()
+	return nil, nil
+}
+
+// checkLayer runs the per-layer findings. At most one diagnostic of each
+// kind is reported per layer, each at the position where the thing to
+// change is written; an attempt-only retry whose wait also ignores
+// cancellation is reported once, at the wait, since the one rewrite fixes
+// both.
+func (c *checker) checkLayer(l *retrymodel.Layer) {
+	attemptOnly := c.attemptOnly(l)
+	if !c.uncancellableWait(l, attemptOnly) && attemptOnly != "" {
+		c.report(l.Pos, "attempt-only", "attempt-only retry: "+attemptOnly+"; "+attemptOnlyAdvice, nil)
+	}
+	c.noJitter(l)
+	c.retryAfterIgnored(l)
+	c.perAttemptBelowP99(l)
+	c.overBudget(l)
+}
+
+// skipLayer leaves out layers whose time behaviour is nobody's concern:
+// layers in test files (a test has no caller's deadline but its own), and
+// layers in main or init with no context in scope (start-up, before any
+// request exists).
+func (c *checker) skipLayer(l *retrymodel.Layer) bool {
+	if c.inTestFile(l.Pos) {
+		return true
+	}
+	if l.Func != nil && l.Func.Type().(*types.Signature).Recv() == nil &&
+		(l.Func.Name() == "main" && l.Func.Pkg().Name() == "main" || l.Func.Name() == "init") {
+		if _, ok := c.contextInScope(l, l.Pos); !ok {
+			return true
+		}
+	}
+	return false
+}
+
+func (c *checker) inTestFile(pos token.Pos) bool {
+	return strings.HasSuffix(c.pass.Fset.Position(pos).Filename, "_test.go")
+}
+
+// report emits one diagnostic per kind and position.
+func (c *checker) report(pos token.Pos, kind, msg string, fixes []analysis.SuggestedFix) {
+	key := fmt.Sprintf("%s@%d", kind, pos)
+	if c.reported[key] {
+		return
+	}
+	c.reported[key] = true
+	c.pass.Report(analysis.Diagnostic{Pos: pos, Category: kind, Message: msg, SuggestedFixes: fixes})
+}
+
+func (c *checker) short(pos token.Pos) string { return retrymodel.Shorten(c.pass.Fset, pos) }
+
+// ---- schedule arithmetic shared by the findings ----
+
+// waitList renders waits as "1s, 2s, 4s".
+func waitList(ws []time.Duration) string {
+	parts := make([]string, len(ws))
+	for i, w := range ws {
+		parts[i] = durconst.Format(w)
+	}
+	return strings.Join(parts, ", ")
+}
+
+func sum(ws []time.Duration) time.Duration {
+	var t time.Duration
+	for _, w := range ws {
+		t += w
+	}
+	return t
+}
+
+// knownWaits returns the layer's waits between attempts when the model
+// knows all of them, trimmed to attempts-1.
+func knownWaits(l *retrymodel.Layer) ([]time.Duration, bool) {
+	n, ok := l.Attempts()
+	if !ok || !l.Policy.WaitsKnown {
+		return nil, false
+	}
+	ws := l.Policy.Waits
+	if int64(len(ws)) > n-1 {
+		ws = ws[:n-1]
+	}
+	if int64(len(ws)) < n-1 {
+		return nil, false
+	}
+	return ws, true
+}
+
+// describe names a layer in a message: "retry loop", "backoff.Retry".
+func describe(l *retrymodel.Layer) string {
+	if l.Name != "" {
+		return l.Name
+	}
+	return l.Kind.String()
+}
+
+// importsStreaming reports whether pkg can make a streaming call: it
+// imports net/http or an SDK with streaming methods.
+func importsStreaming(pkg *types.Package) bool {
+	for _, imp := range pkg.Imports() {
+		p := imp.Path()
+		if p == "net/http" || strings.HasPrefix(p, "github.com/openai/openai-go") || strings.HasPrefix(p, "github.com/anthropics/anthropic-sdk-go") {
+			return true
+		}
+	}
+	return false
+}
+
+// enclosingFuncType returns the signature and node of the innermost
+// function around pos within the layer's function.
+func (c *checker) enclosingFunc(pos token.Pos) (ast.Node, *types.Signature) {
+	for _, f := range c.pass.Files {
+		if f.Pos() > pos || pos > f.End() {
+			continue
+		}
+		var node ast.Node
+		ast.Inspect(f, func(n ast.Node) bool {
+			if n == nil || n.Pos() > pos || pos >= n.End() {
+				return false
+			}
+			switch n.(type) {
+			case *ast.FuncDecl, *ast.FuncLit:
+				node = n
+			}
+			return true
+		})
+		switch n := node.(type) {
+		case *ast.FuncDecl:
+			if obj, ok := c.pass.TypesInfo.Defs[n.Name].(*types.Func); ok {
+				return n, obj.Type().(*types.Signature)
+			}
+		case *ast.FuncLit:
+			if sig, ok := c.pass.TypesInfo.TypeOf(n).(*types.Signature); ok {
+				return n, sig
+			}
+		}
+		return nil, nil
+	}
+	return nil, nil
+}
+
+// contextInScope finds a context.Context variable visible at pos: the
+// layer's own context when it is a variable, else the innermost one.
+func (c *checker) contextInScope(l *retrymodel.Layer, pos token.Pos) (*types.Var, bool) {
+	scope := c.pass.Pkg.Scope().Innermost(pos)
+	if scope == nil {
+		return nil, false
+	}
+	if l != nil {
+		if id, ok := l.Context.(*ast.Ident); ok {
+			if v, ok := c.pass.TypesInfo.Uses[id].(*types.Var); ok {
+				if _, obj := scope.LookupParent(v.Name(), pos); obj == v {
+					return v, true
+				}
+			}
+		}
+	}
+	for s := scope; s != nil && s != c.pass.Pkg.Scope(); s = s.Parent() {
+		var best *types.Var
+		for _, name := range s.Names() {
+			v, ok := s.Lookup(name).(*types.Var)
+			if !ok || !retrymodel.IsContext(v.Type()) || v.Pos() > pos || name == "_" {
+				continue
+			}
+			if _, obj := scope.LookupParent(name, pos); obj != v {
+				continue
+			}
+			if best == nil || v.Pos() > best.Pos() {
+				best = v
+			}
+		}
+		if best != nil {
+			return best, true
+		}
+	}
+	return nil, false
+}

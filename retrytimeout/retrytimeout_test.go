@@ -1,0 +1,38 @@
+package retrytimeout_test
+
+import (
+	"path/filepath"
+	"testing"
+
+	"golang.org/x/tools/go/analysis/analysistest"
+
+	"github.com/retryvet/retryvet/internal/testmod"
+	"github.com/retryvet/retryvet/retrytimeout"
+)
+
+func testdata(t *testing.T) string {
+	t.Helper()
+	testmod.Download(t, "testdata")
+	dir, err := filepath.Abs("testdata")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+func TestLoops(t *testing.T) {
+	analysistest.Run(t, testdata(t), retrytimeout.Analyzer, "./a", "./quiet", "./cmd/tool", "./remote")
+}
+
+func TestLibraries(t *testing.T) {
+	analysistest.Run(t, testdata(t), retrytimeout.Analyzer, "./libs", "./sdkerr")
+}
+
+func TestStreaming(t *testing.T) {
+	analysistest.Run(t, testdata(t), retrytimeout.Analyzer, "./stream")
+}
+
+// TestSleepFix checks the select rewrite against sleep/sleep.go.golden.
+func TestSleepFix(t *testing.T) {
+	analysistest.RunWithSuggestedFixes(t, testdata(t), retrytimeout.Analyzer, "./sleep")
+}
