@@ -231,15 +231,13 @@ func (w *walker) walk(fn *ssa.Function, flow deadline.Flow, path []*ssa.Function
 		return
 	}
 	var edges []*callgraph.Edge
-	recursive := false
 	if node := w.p.Graph.Nodes[fn]; node != nil {
 		for _, e := range node.In {
 			if !w.isAnalyzed(e.Caller.Func) || w.genericBody(e.Caller.Func) {
 				continue
 			}
 			if w.onPath(e.Caller.Func, path) {
-				recursive = true
-				continue
+				continue // recursion
 			}
 			edges = append(edges, e)
 		}
@@ -256,9 +254,8 @@ func (w *walker) walk(fn *ssa.Function, flow deadline.Flow, path []*ssa.Function
 			}
 		}
 		if len(next) == 0 {
-			if recursive && len(creators) == 0 && len(path) > 1 {
-				return // only reached from itself: not an entry
-			}
+			// Nothing else in the analysed code calls it (callers on the
+			// path are recursion): it is an entry.
 			w.emit(fn, entryKind(fn), flow, path)
 			return
 		}
