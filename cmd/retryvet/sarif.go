@@ -190,15 +190,18 @@ func buildSARIF(analyzers []*analysis.Analyzer, graph *checker.Graph, root strin
 
 // location is a SARIF location for [pos, end).
 func location(fset *token.FileSet, pos, end token.Pos, root, message string) *sarif.Location {
+	// Lines and columns for viewers (Go columns count bytes; SARIF's
+	// default unit is UTF-16 code units, the same for ASCII lines), and the
+	// exact byte range.
 	start := fset.Position(pos)
-	region := sarif.NewRegion().WithStartLine(max(start.Line, 1))
+	region := sarif.NewRegion().WithStartLine(max(start.Line, 1)).WithByteOffset(start.Offset)
 	if start.Column > 0 {
 		region.WithStartColumn(start.Column)
 	}
 	if end.IsValid() && end > pos {
 		e := fset.Position(end)
 		if e.Filename == start.Filename && e.Line >= start.Line {
-			region.WithEndLine(e.Line)
+			region.WithEndLine(e.Line).WithByteLength(e.Offset - start.Offset)
 			if e.Column > 0 && (e.Line > start.Line || e.Column > start.Column) {
 				region.WithEndColumn(e.Column)
 			}
@@ -234,9 +237,13 @@ func sarifFix(fset *token.FileSet, fix analysis.SuggestedFix, root string) *sari
 			byFile[start.Filename] = ch
 			order = append(order, start.Filename)
 		}
+		if end.Filename != start.Filename || end.Offset < start.Offset {
+			return nil
+		}
+		// Byte offsets: exact, whatever the characters on the line.
 		region := sarif.NewRegion().
-			WithStartLine(start.Line).WithStartColumn(start.Column).
-			WithEndLine(end.Line).WithEndColumn(end.Column)
+			WithByteOffset(start.Offset).
+			WithByteLength(end.Offset - start.Offset)
 		rep := sarif.NewReplacement().WithDeletedRegion(region)
 		if len(e.NewText) > 0 {
 			rep.WithInsertedContent(sarif.NewArtifactContent().WithText(string(e.NewText)))
