@@ -18,6 +18,8 @@ import (
 // knows. Versions whose defaults are encoded here are cited where the
 // defaults are (library.go, client.go, sdk.go).
 const (
+	pkgBackoffV2     = "github.com/cenkalti/backoff" // v2.x: the v4 API without generics
+	pkgBackoffV3     = "github.com/cenkalti/backoff/v3"
 	pkgBackoffV4     = "github.com/cenkalti/backoff/v4"
 	pkgBackoffV5     = "github.com/cenkalti/backoff/v5"
 	pkgRetryGo       = "github.com/avast/retry-go/v4"
@@ -25,9 +27,8 @@ const (
 	pkgRetryableHTTP = "github.com/hashicorp/go-retryablehttp"
 	pkgK8sRetry      = "k8s.io/client-go/util/retry"
 	pkgK8sWait       = "k8s.io/apimachinery/pkg/util/wait"
-	pkgOpenAI        = "github.com/openai/openai-go/v3"
+	pkgOpenAIV1      = "github.com/openai/openai-go" // v1 and v2 share the v3 retry code
 	pkgAnthropic     = "github.com/anthropics/anthropic-sdk-go"
-	pkgAnthropicV2   = "github.com/anthropics/anthropic-sdk-go/v2"
 	pkgAWS           = "github.com/aws/aws-sdk-go-v2"
 )
 
@@ -51,7 +52,7 @@ func (pc *pkgCtx) callLayer(call *ast.CallExpr, fnNode ast.Node, stack []ast.Nod
 	p := &callCtx{pkgCtx: pc, stack: stack}
 	var l *Layer
 	switch {
-	case path == pkgBackoffV4:
+	case path == pkgBackoffV4 || path == pkgBackoffV3 || path == pkgBackoffV2:
 		l = p.backoffV4Layer(call, fn)
 	case path == pkgBackoffV5:
 		l = p.backoffV5Layer(call, fn)
@@ -67,12 +68,10 @@ func (pc *pkgCtx) callLayer(call *ast.CallExpr, fnNode ast.Node, stack []ast.Nod
 		l = p.retryableHTTPLayer(call, fn)
 	case path == "net/http":
 		l = p.stdClientLayer(call, fn)
-	case path == pkgOpenAI || strings.HasPrefix(path, pkgOpenAI+"/"):
-		l = p.stainlessLayer(call, fn, "openai", pkgOpenAI)
-	case path == pkgAnthropicV2 || strings.HasPrefix(path, pkgAnthropicV2+"/"):
-		l = p.stainlessLayer(call, fn, "anthropic", pkgAnthropicV2)
-	case path == pkgAnthropic || strings.HasPrefix(path, pkgAnthropic+"/"):
-		l = p.stainlessLayer(call, fn, "anthropic", pkgAnthropic)
+	case under(path, pkgOpenAIV1):
+		l = p.stainlessLayer(call, fn, "openai", stainlessRoot(path, pkgOpenAIV1))
+	case under(path, pkgAnthropic):
+		l = p.stainlessLayer(call, fn, "anthropic", stainlessRoot(path, pkgAnthropic))
 	case strings.HasPrefix(path, pkgAWS+"/service/"):
 		l = p.awsLayer(call, fn)
 	}
@@ -130,10 +129,26 @@ func (p *callCtx) finish(l *Layer, fnNode ast.Node) {
 // knownPath reports whether calls into path can be layers.
 func knownPath(path string) bool {
 	switch path {
-	case pkgBackoffV4, pkgBackoffV5, pkgRetryGo, pkgGoRetry, pkgK8sRetry, pkgK8sWait, pkgRetryableHTTP, "net/http":
+	case pkgBackoffV2, pkgBackoffV3, pkgBackoffV4, pkgBackoffV5, pkgRetryGo, pkgGoRetry, pkgK8sRetry, pkgK8sWait, pkgRetryableHTTP, "net/http":
 		return true
 	}
-	return strings.HasPrefix(path, pkgOpenAI) || strings.HasPrefix(path, pkgAnthropic) || strings.HasPrefix(path, pkgAWS+"/service/")
+	return under(path, pkgOpenAIV1) || under(path, pkgAnthropic) || strings.HasPrefix(path, pkgAWS+"/service/")
+}
+
+// under reports whether path is root or a package below it.
+func under(path, root string) bool {
+	return path == root || strings.HasPrefix(path, root+"/")
+}
+
+// stainlessRoot returns the module root of a Stainless SDK package: the
+// major-version module (root/v2, root/v3) when path is in one.
+func stainlessRoot(path, root string) string {
+	rest := strings.TrimPrefix(strings.TrimPrefix(path, root), "/")
+	if len(rest) >= 2 && rest[0] == 'v' && rest[1] >= '2' && rest[1] <= '9' {
+		major, _, _ := strings.Cut(rest, "/")
+		return root + "/" + major
+	}
+	return root
 }
 
 // callCtx is the call detectors' view of a package: the shared pkgCtx plus
@@ -477,7 +492,7 @@ func (p *callCtx) origin(e ast.Expr) (ast.Expr, []*types.Var) {
 			if s.unknown {
 				return nil, vars
 			}
-			if only != nil && !sameSource(only, s) {
+			if only != nil && !p.sameSource(only, s) {
 				return nil, vars
 			}
 			only = s
@@ -542,10 +557,18 @@ func (p *callCtx) returnedBy(call *ast.CallExpr, i int) ast.Expr {
 	return out
 }
 
-// sameSource reports whether two sources are the same expression written
-// twice (a field given the same constructor in two places).
-func sameSource(a, b *valSource) bool {
-	return a.expr == b.expr
+// sameSource reports whether two sources give the same value: the same
+// expression, or two reads of the same variable or field (a field copied
+// from c.http in two literals), which the walk follows the same way.
+func (p *callCtx) sameSource(a, b *valSource) bool {
+	if a.expr == b.expr {
+		return true
+	}
+	if a.tuple || b.tuple || a.expr == nil || b.expr == nil {
+		return false
+	}
+	va, vb := p.varOf(a.expr), p.varOf(b.expr)
+	return va != nil && va == vb && va.IsField()
 }
 
 // setsOn returns the field assignments made on any of vars.
@@ -697,7 +720,7 @@ func (p *callCtx) fallibleCalls(body ast.Node) []*ast.CallExpr {
 func (p *callCtx) libHelper(call *ast.CallExpr) bool {
 	_, path := p.callee(call)
 	switch path {
-	case pkgBackoffV4, pkgBackoffV5, pkgRetryGo, pkgGoRetry:
+	case pkgBackoffV2, pkgBackoffV3, pkgBackoffV4, pkgBackoffV5, pkgRetryGo, pkgGoRetry:
 		return true
 	}
 	return false

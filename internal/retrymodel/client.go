@@ -200,6 +200,11 @@ func (p *callCtx) applyRH(l *Layer, rc rhPolicy) {
 		}
 	default:
 		pol.Schedule = "custom Backoff"
+		if _, fn := p.funcArg(rc.backoff); fn != nil && p.raFunc[fn.Origin()] {
+			pol.RetryAfter, pol.RetryAfterPos = Yes, rc.backoffPos
+		} else if lit, _ := p.funcArg(rc.backoff); lit != nil && p.pkgCtx.retryAfterPos(lit).IsValid() {
+			pol.RetryAfter, pol.RetryAfterPos = Yes, rc.backoffPos
+		}
 	}
 }
 

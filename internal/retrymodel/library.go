@@ -16,6 +16,8 @@ import (
 
 // ---- github.com/cenkalti/backoff v4 (v4.3.0) and v5 (v5.0.3) ----
 //
+// v2 (github.com/cenkalti/backoff) and v3 have v4's API and defaults
+// without the generic functions; they are read as v4.
 // v4: Retry(op, b) and friends run op until it succeeds, returns a
 // *PermanentError, or b.NextBackOff() returns Stop. The wait is a timer in
 // a select on the context of b (backoff.WithContext), Background otherwise.
@@ -61,13 +63,18 @@ func (p *callCtx) backoffV4Layer(call *ast.CallExpr, fn *types.Func) *Layer {
 	}
 	l := &Layer{Kind: Library, Name: "backoff." + fn.Name()}
 	p.setOperation(l, call.Args[0])
-	b := p.resolveBackoff(call.Args[1], pkgBackoffV4, 0)
+	pkg := fn.Pkg().Path()
+	b := p.resolveBackoff(call.Args[1], pkg, 0)
 	pol := &l.Policy
-	p.boSchedule(l, b, "backoff v4")
+	p.boSchedule(l, b, "backoff "+map[string]string{pkgBackoffV2: "v2", pkgBackoffV3: "v3", pkgBackoffV4: "v4"}[pkg])
 	if b.known {
 		switch {
 		case b.kind == "stop":
 			pol.Attempts = Value{Set: true, Known: true, N: 1, Pos: b.pos}
+		case b.retries.Set && b.retries.Known && b.retries.N == 0 && pkg != pkgBackoffV4:
+			// v2/v3: WithMaxRetries(b, 0) does not bound the retries
+			// (v3.2.2 tries.go: maxTries > 0 only).
+			pol.Attempts = Value{Set: true, Known: true, N: 0, Pos: b.retries.Pos}
 		case b.retries.Set:
 			pol.Attempts = b.retries
 			if b.retries.Known {
@@ -92,7 +99,7 @@ func (p *callCtx) backoffV4Layer(call *ast.CallExpr, fn *types.Func) *Layer {
 	}
 	p.fillWaits(l)
 	pol.RetryAfter = No // v4 has no Retry-After support
-	if c := p.findCallDeep(l.Body, l.OpFuncs, pkgBackoffV4, "Permanent"); c != nil {
+	if c := p.findCallDeep(l.Body, l.OpFuncs, pkg, "Permanent"); c != nil {
 		pol.Classifier = c
 	}
 	return l
@@ -174,7 +181,7 @@ func (p *callCtx) resolveBackoff(e ast.Expr, pkg string, depth int) boPolicy {
 		case "NewExponentialBackOff":
 			b = boPolicy{known: true, kind: "exponential", pos: x.Pos(),
 				initial: defDur(boInitial), maxIntv: defDur(boMaxInt), mult: defFloat(boMult), rnd: defFloat(boRand)}
-			if pkg == pkgBackoffV4 {
+			if pkg != pkgBackoffV5 {
 				b.maxElapsed = defDur(boElapsed)
 			}
 			opts, complete := p.optList(x, 0)
@@ -217,7 +224,7 @@ func (p *callCtx) resolveBackoff(e ast.Expr, pkg string, depth int) boPolicy {
 			// elapsed limit, factor 0).
 			zero := Value{Set: true, Known: true, Pos: x.Pos()}
 			b = boPolicy{known: true, kind: "exponential", pos: x.Pos(), initial: zero, maxIntv: zero, mult: zero, rnd: zero}
-			if pkg == pkgBackoffV4 {
+			if pkg != pkgBackoffV5 {
 				b.maxElapsed = zero
 			}
 			for _, elt := range x.Elts {
