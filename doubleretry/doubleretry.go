@@ -50,7 +50,7 @@ func run(pass *analysis.Pass) (any, error) {
 		if fallback[l.Node] || reported[l.Pos] || !retries(l) {
 			continue
 		}
-		chains := nested(res.Inner(l))
+		chains := nested(retrymodel.Shorten(pass.Fset, l.Pos), c.retried(l))
 		if len(chains) == 0 {
 			continue
 		}
@@ -73,15 +73,18 @@ func retries(l *retrymodel.Layer) bool {
 	return !ok || n > 1
 }
 
-// nested cleans the chains reached from inside a layer: layers that make a
-// single attempt (an SDK with retries off) are not retries and are dropped;
+// nested cleans the chains reached from inside the layer at outer: layers
+// that make a single attempt (an SDK with retries off) are not retries and are dropped;
 // a chain that is a prefix of a longer one says nothing more; the worst
 // chain comes first (most layers, then the largest product).
-func nested(chains []retrymodel.Chain) []retrymodel.Chain {
+func nested(outer string, chains []retrymodel.Chain) []retrymodel.Chain {
 	var out []retrymodel.Chain
 	for _, c := range chains {
 		var ls []retrymodel.LayerInfo
 		for _, li := range c.Layers {
+			if li.Posn == outer {
+				break // the layer reached again through recursion: a cycle, not a nesting
+			}
 			if li.AttemptsKnown && li.Attempts == 1 {
 				continue
 			}

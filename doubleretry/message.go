@@ -89,6 +89,9 @@ func (c *checker) info(l *retrymodel.Layer) retrymodel.LayerInfo {
 	if a := l.Policy.Attempts; a.Known {
 		li.Attempts, li.AttemptsKnown, li.Unbounded = a.N, a.N > 0, a.N == 0
 	}
+	if l.ClientPos.IsValid() {
+		li.ClientPosn = retrymodel.Shorten(c.pass.Fset, l.ClientPos)
+	}
 	return li
 }
 

@@ -1,5 +1,6 @@
-// Package chain holds nestings through several layers in one package, and
-// an interface call whose dynamic type is known in the package.
+// Package chain holds a nesting through several layers in one package: it
+// is reported once with the whole chain at the outer layer, and the inner
+// nesting once at its own outer layer.
 package chain
 
 import (
@@ -29,7 +30,7 @@ func params(q string) openai.ChatCompletionNewParams {
 // call: the framework layer, retry.Do with 3 attempts around the SDK.
 func (a *Agent) call(ctx context.Context, q string) (string, error) {
 	var out string
-	err := retry.Do(func() error { // want `retry.Do \(3 attempts\) at chain/chain.go:32 wraps openai Chat.Completions.New at chain/chain.go:33, which retries 2 more times by default \(client built at chain/chain.go:19\): up to 9 requests per call`
+	err := retry.Do(func() error { // want `retry.Do \(3 attempts\) at chain/chain.go:33 wraps openai Chat.Completions.New at chain/chain.go:34, which retries 2 more times by default \(client built at chain/chain.go:20\): up to 9 requests per call`
 		resp, err := a.oa.Chat.Completions.New(ctx, params(q))
 		if err != nil {
 			return err
@@ -44,7 +45,7 @@ func (a *Agent) call(ctx context.Context, q string) (string, error) {
 // whole chain is named once here, with its product.
 func (a *Agent) Tool(ctx context.Context, q string) (string, error) {
 	var err error
-	for i := 0; i < 3; i++ { // want `retry loop \(3 attempts\) at chain/chain.go:47 wraps retry.Do \(3 attempts\) at chain/chain.go:32 \(through chain.\(\*Agent\).call\), which wraps openai Chat.Completions.New at chain/chain.go:33, which retries 2 more times by default \(client built at chain/chain.go:19\): up to 27 requests per call; pick one layer: option.WithMaxRetries\(0\) on the client, drop the inner retry.Do at chain/chain.go:32, or drop this loop`
+	for i := 0; i < 3; i++ { // want `retry loop \(3 attempts\) at chain/chain.go:48 wraps retry.Do \(3 attempts\) at chain/chain.go:33 \(through chain.\(\*Agent\).call\), which wraps openai Chat.Completions.New at chain/chain.go:34, which retries 2 more times by default \(client built at chain/chain.go:20\): up to 27 requests per call; pick one layer: option.WithMaxRetries\(0\) on the client, drop the inner retry.Do at chain/chain.go:33, or drop this loop`
 		var s string
 		if s, err = a.call(ctx, q); err == nil {
 			return s, nil

@@ -12,11 +12,14 @@
 //     stops at the package boundary), so the SDK default is assumed: the
 //     positive case says "assumed", and the client with retries off is a
 //     false positive.
+//   - Nested: an outer loop whose retried call sits inside an inner retry
+//     loop of the same function is not recognised as a retry loop.
 package gaps
 
 import (
 	"context"
 	"errors"
+	"net/http"
 	"time"
 
 	"github.com/openai/openai-go/v3"
@@ -49,7 +52,7 @@ var errEmpty = errors.New("empty answer")
 // Cond retries on an error or an empty answer.
 func (a *Agent) Cond(ctx context.Context, q string) (string, error) {
 	var last error
-	for i := range 4 { // want `retry loop \(4 attempts\) at gaps/gaps.go:52 wraps openai Chat.Completions.New at gaps/gaps.go:40 \(through gaps.\(\*Agent\).Search\), which retries 2 more times by default \(client built at gaps/gaps.go:37\): up to 12 requests per call`
+	for i := range 4 { // want `retry loop \(4 attempts\) at gaps/gaps.go:55 wraps openai Chat.Completions.New at gaps/gaps.go:43 \(through gaps.\(\*Agent\).Search\), which retries 2 more times by default \(client built at gaps/gaps.go:40\): up to 12 requests per call`
 		out, err := a.Search(ctx, q)
 		if err == nil && out != "" {
 			return out, nil
@@ -75,7 +78,7 @@ type Searcher interface {
 // Lookup retries through the interface.
 func Lookup(ctx context.Context, s Searcher, q string) (string, error) {
 	var err error
-	for i := 0; i < 2; i++ { // want `retry loop \(2 attempts\) at gaps/gaps.go:78 wraps openai Chat.Completions.New at gaps/gaps.go:40 \(through gaps.\(\*Agent\).Search\), which retries 2 more times by default \(client built at gaps/gaps.go:37\): up to 6 requests per call`
+	for i := 0; i < 2; i++ { // want `retry loop \(2 attempts\) at gaps/gaps.go:81 wraps openai Chat.Completions.New at gaps/gaps.go:43 \(through gaps.\(\*Agent\).Search\), which retries 2 more times by default \(client built at gaps/gaps.go:40\): up to 6 requests per call`
 		var out string
 		if out, err = s.Search(ctx, q); err == nil {
 			return out, nil
@@ -88,7 +91,7 @@ func Lookup(ctx context.Context, s Searcher, q string) (string, error) {
 // Direct retries a call on package c's client variable (SDK default).
 func Direct(ctx context.Context, q string) (string, error) {
 	var err error
-	for i := 0; i < 3; i++ { // want `retry loop \(3 attempts\) at gaps/gaps.go:91 wraps openai Chat.Completions.New at gaps/gaps.go:92, which retries 2 more times by default \(client built at c/c.go:54\): up to 9 requests per call`
+	for i := 0; i < 3; i++ { // want `retry loop \(3 attempts\) at gaps/gaps.go:94 wraps openai Chat.Completions.New at gaps/gaps.go:95, which retries 2 more times by default \(client built at c/c.go:54\): up to 9 requests per call`
 		resp, e := c.Client.Chat.Completions.New(ctx, params(q))
 		if e == nil {
 			return resp.Choices[0].Message.Content, nil
@@ -111,4 +114,31 @@ func DirectOff(ctx context.Context, q string) (string, error) {
 		time.Sleep(time.Second)
 	}
 	return "", err
+}
+
+func ping(url string) error {
+	resp, err := http.Get(url)
+	if err != nil {
+		return err
+	}
+	return resp.Body.Close()
+}
+
+// Nested: an inner retry loop inside the outer loop's body, in one
+// function.
+func Nested(url string) error {
+	var err error
+	for i := 0; i < 3; i++ { // want `retry loop \(3 attempts\) at gaps/gaps.go:131 wraps retry loop \(2 attempts\) at gaps/gaps.go:132: up to 6 requests per call; pick one layer: drop the inner retry loop at gaps/gaps.go:132, or drop this loop`
+		for j := 0; j < 2; j++ {
+			if err = ping(url); err == nil {
+				break
+			}
+			time.Sleep(100 * time.Millisecond)
+		}
+		if err == nil {
+			return nil
+		}
+		time.Sleep(time.Second)
+	}
+	return err
 }

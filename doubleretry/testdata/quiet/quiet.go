@@ -112,3 +112,35 @@ func Poll(ctx context.Context, id string) (*openai.Batch, error) {
 		}
 	}
 }
+
+// fetchRaw makes one plain HTTP request.
+func fetchRaw(url string) (string, error) {
+	resp, err := http.Get(url)
+	if err != nil {
+		return "", err
+	}
+	resp.Body.Close()
+	return resp.Status, nil
+}
+
+func complete(ctx context.Context, q string) (string, error) {
+	resp, err := client.Chat.Completions.New(ctx, params(openai.ChatModelGPT4o, q))
+	if err != nil {
+		return "", err
+	}
+	return resp.Choices[0].Message.Content, nil
+}
+
+// AfterSuccess retries fetchRaw only; the SDK call runs once, after the
+// fetch succeeded, and its failure ends the loop: nothing multiplies.
+func AfterSuccess(ctx context.Context, url string) (string, error) {
+	var err error
+	for i := 0; i < 3; i++ {
+		var raw string
+		if raw, err = fetchRaw(url); err == nil {
+			return complete(ctx, raw)
+		}
+		time.Sleep(time.Second)
+	}
+	return "", err
+}
