@@ -115,6 +115,15 @@ func (p *callCtx) finish(l *Layer, fnNode ast.Node) {
 	if body, ok := l.Body.(*ast.BlockStmt); ok && !pol.PerAttempt.Set {
 		pol.PerAttempt = p.pkgCtx.bodyTimeout(body)
 	}
+	if l.Context != nil && pol.DeadlineAware == Yes {
+		if x, _ := p.origin(l.Context); x != nil {
+			if c, ok := x.(*ast.CallExpr); ok && (p.calleeIs(c, "context", "", "Background") || p.calleeIs(c, "context", "", "TODO")) {
+				// bound to a context that is never cancelled
+				pol.DeadlineAware, pol.WaitCancellable = No, No
+				pol.Notes = append(pol.Notes, "bound to "+types.ExprString(c)+", which is never cancelled")
+			}
+		}
+	}
 	if l.Context != nil && fnNode != nil {
 		if v := p.pkgCtx.enclosingTimeout(l, fnNode); v.Set {
 			own := pol.MaxElapsed

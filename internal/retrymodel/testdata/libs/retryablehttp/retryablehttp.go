@@ -78,3 +78,29 @@ func plain(ctx context.Context) (*http.Response, error) {
 	hc := &http.Client{Timeout: time.Second}
 	return hc.Get("http://x")
 }
+
+// A client copied into two request literals; a custom backoff that reads
+// Retry-After.
+type client struct{ http *retryablehttp.Client }
+
+type request struct{ http *retryablehttp.Client }
+
+func newClient() *client {
+	c := &client{}
+	c.http = &retryablehttp.Client{RetryMax: 2, Backoff: c.backoff, CheckRetry: retryablehttp.DefaultRetryPolicy}
+	return c
+}
+
+func (c *client) backoff(min, max time.Duration, n int, resp *http.Response) time.Duration {
+	if resp != nil && resp.Header.Get("Retry-After") != "" {
+		return time.Second
+	}
+	return min
+}
+
+func (c *client) get() *request  { return &request{http: c.http} }
+func (c *client) post() *request { return &request{http: c.http} }
+
+func (r *request) do(req *retryablehttp.Request) (*http.Response, error) {
+	return r.http.Do(req) // want `^retryablehttp\.Client\.Do kind=client attempts=3 waits=- jitter=unknown deadline=unknown cancel=unknown retryafter=yes .*assumed=false client=retryablehttp/retryablehttp.go:90`
+}

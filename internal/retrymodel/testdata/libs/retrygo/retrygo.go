@@ -72,3 +72,9 @@ func once(ctx context.Context) error {
 func notLayers() []retry.Option {
 	return []retry.Option{retry.Attempts(3), retry.Delay(time.Second)}
 }
+
+// A context that is never cancelled does not make the library deadline-aware.
+func background() error {
+	ctx := context.Background()
+	return retry.Do(func() error { return call(ctx) }, retry.Attempts(2), retry.Context(ctx)) // want `^retry\.Do kind=library attempts=2 waits=100ms jitter=yes deadline=no cancel=no .*notes=bound to context\.Background\(\), which is never cancelled`
+}
