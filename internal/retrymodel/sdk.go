@@ -209,26 +209,46 @@ func (p *callCtx) stainlessOpts(opts []ast.Expr, root string) (retries, perAttem
 // config.WithRetryer / Options.Retryer: aws.NopRetryer (1 attempt),
 // retry.AddWithMaxAttempts(r, n) (0: no limit), retry.NewStandard(func(o)
 // {o.MaxAttempts = n}).
+//
+// A paginator's NextPage (s3.NewListObjectsV2Paginator(client, in)) calls
+// the client's operation and is the same layer, named for the operation.
 func (p *callCtx) awsLayer(call *ast.CallExpr, fn *types.Func) *Layer {
-	if recvName(fn) != "Client" || len(call.Args) == 0 {
+	recv := recvName(fn)
+	if len(call.Args) == 0 || !(recv == "Client" || strings.HasSuffix(recv, "Paginator") && fn.Name() == "NextPage") {
 		return nil
 	}
 	sig, ok := fn.Type().(*types.Signature)
-	if !ok || !sig.Variadic() || sig.Params().Len() < 2 || !IsContext(sig.Params().At(0).Type()) {
+	if !ok || !sig.Variadic() || sig.Params().Len() < 1 || !IsContext(sig.Params().At(0).Type()) {
 		return nil
 	}
 	svc := fn.Pkg()
 	if !isOptFnSlice(sig.Params().At(sig.Params().Len()-1).Type(), svc) {
 		return nil
 	}
-	l := &Layer{Kind: SDK, Name: "aws " + svc.Name() + "." + fn.Name(), Context: call.Args[0]}
+	sel, ok := astutil.Unparen(call.Fun).(*ast.SelectorExpr)
+	if !ok {
+		return nil
+	}
+	clientExpr := sel.X
+	op := fn.Name()
+	if recv != "Client" {
+		op = strings.TrimSuffix(recv, "Paginator") + " (paginator)"
+		clientExpr = nil
+		if x, _ := p.origin(sel.X); x != nil {
+			if pc, ok := x.(*ast.CallExpr); ok && len(pc.Args) > 0 {
+				if cfn, cpath := p.callee(pc); cpath == svc.Path() && strings.HasPrefix(cfn.Name(), "New") {
+					clientExpr = pc.Args[0]
+				}
+			}
+		}
+	}
+	l := &Layer{Kind: SDK, Name: "aws " + svc.Name() + "." + op, Context: call.Args[0]}
 	pol := &l.Policy
 	attempts := defInt(3)
 	known := false
 
-	sel, ok := astutil.Unparen(call.Fun).(*ast.SelectorExpr)
-	if ok {
-		if x, _ := p.origin(sel.X); x != nil {
+	if clientExpr != nil {
+		if x, _ := p.origin(clientExpr); x != nil {
 			if nc, ok := x.(*ast.CallExpr); ok {
 				cfn, cpath := p.callee(nc)
 				if cpath == svc.Path() && (cfn.Name() == "NewFromConfig" || cfn.Name() == "New") && len(nc.Args) >= 1 {

@@ -59,3 +59,15 @@ func given(c *s3.Client, ctx context.Context) error {
 	_, err := c.GetObject(ctx, in) // want `^aws s3\.GetObject kind=sdk attempts=3 .*assumed=true client=-`
 	return err
 }
+
+// A paginator's NextPage runs the client's operation with its retryer.
+func pages(ctx context.Context, cfg aws.Config) error {
+	c := s3.NewFromConfig(cfg, func(o *s3.Options) { o.RetryMaxAttempts = 4 })
+	pg := s3.NewListObjectsV2Paginator(c, &s3.ListObjectsV2Input{Bucket: aws.String("b")})
+	for pg.HasMorePages() {
+		if _, err := pg.NextPage(ctx); err != nil { // want `^aws s3\.ListObjectsV2 \(paginator\) kind=sdk attempts=4 .*assumed=false client=aws/aws.go:65`
+			return err
+		}
+	}
+	return nil
+}
