@@ -39,6 +39,35 @@ const (
 // only build a policy (backoff.NewExponentialBackOff, retry.Attempts,
 // retryablehttp.NewClient, retryablehttp.NewRequest, openai.NewClient) are
 // not layers: the layer is the call that runs the operation.
+//
+// Decisions the analyzers rely on:
+//   - A layer configured not to retry (option.WithMaxRetries(0), RetryMax
+//     0, aws.NopRetryer, retry.Attempts(1), &backoff.StopBackOff{}, a
+//     go-retry operation that never wraps an error in RetryableError) is
+//     still a layer, with Attempts Known and N == 1: it still makes the
+//     remote call, and analyzers can tell "retries off" from "unknown".
+//   - Attempts Known with N == 0 means unbounded by count (backoff without
+//     WithMaxRetries, retry.UntilSucceeded, go-retry without
+//     WithMaxRetries); MaxElapsed then says whether time bounds it.
+//   - What the code sets but the model cannot fold or follow is Set and not
+//     Known ("?"), never a default: a backoff or option list handed in from
+//     outside, a variable assigned twice, an option that is not a literal
+//     call. Library defaults apply only when the construction is seen and
+//     sets nothing (Value.Default).
+//   - A retrying client or SDK client whose construction is not found gets
+//     the library or SDK default with Policy.Assumed (say "SDK default (2
+//     retries)"), because that is what the code runs unless configured.
+//   - Waits are nominal: the deterministic part of each wait (the centre of
+//     a ±randomisation, the base of an additive jitter); Jitter says
+//     whether a random part exists. Full-jitter schedules list no waits.
+//   - MaxElapsed Known with D == 0 is an elapsed limit explicitly turned
+//     off (MaxElapsedTime = 0). A layer bound to a context with a timeout
+//     set in the same function takes that timeout when it is tighter.
+//   - A layer bound to context.Background()/TODO() is not deadline-aware.
+//   - Values are followed flow-insensitively through locals, package
+//     variables and struct fields of this package given one value (or the
+//     same field read in several places), and through the return of a
+//     package function; another package's constructors are not followed.
 func (pc *pkgCtx) callLayer(call *ast.CallExpr, fnNode ast.Node, stack []ast.Node) *Layer {
 	fn, _ := typeutil.Callee(pc.info, call).(*types.Func)
 	if fn == nil || fn.Pkg() == nil {
