@@ -180,7 +180,9 @@ type gclIssue struct {
 
 func runGCL(t *testing.T, gcl, suite, work, cfgPath string) []gclIssue {
 	t.Helper()
-	cmd := exec.Command(gcl, "run", "--config", cfgPath, "--output.json.path", "stdout", "--show-stats=false", "./...")
+	// --path-mode=abs: by default (v2) paths are relative to the
+	// configuration file, which lives in docs/golangci here.
+	cmd := exec.Command(gcl, "run", "--config", cfgPath, "--path-mode=abs", "--output.json.path", "stdout", "--show-stats=false", "./...")
 	cmd.Dir = suite
 	cmd.Env = append(os.Environ(), "GOWORK=off", "GOLANGCI_LINT_CACHE="+filepath.Join(work, "gcl-cache"))
 	var stdout, stderr bytes.Buffer
@@ -195,6 +197,12 @@ func runGCL(t *testing.T, gcl, suite, work, cfgPath string) []gclIssue {
 	var res struct{ Issues []gclIssue }
 	if err := json.Unmarshal(stdout.Bytes(), &res); err != nil {
 		t.Fatalf("golangci-lint JSON: %v\n%s\nstderr:\n%s", err, stdout.String(), stderr.String())
+	}
+	for i := range res.Issues {
+		f := &res.Issues[i].Pos.Filename
+		if rel, err := filepath.Rel(suite, *f); err == nil && filepath.IsAbs(*f) {
+			*f = rel
+		}
 	}
 	return res.Issues
 }
