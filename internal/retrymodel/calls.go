@@ -713,6 +713,13 @@ func (p *callCtx) funcArg(e ast.Expr) (*ast.FuncLit, *types.Func) {
 		if fn, ok := p.info.Uses[x.Sel].(*types.Func); ok {
 			return nil, fn
 		}
+	case *ast.CallExpr:
+		// an operation made by a function of this package: makeOp(ctx)
+		if r := p.returnedBy(x, 0); r != nil {
+			if fl, ok := astutil.Unparen(r).(*ast.FuncLit); ok {
+				return fl, nil
+			}
+		}
 	case *ast.IndexExpr: // generic instantiation f[T]
 		return p.funcArg(x.X)
 	case *ast.IndexListExpr:

@@ -104,3 +104,12 @@ func perAttempt(s *svc, ctx context.Context) error {
 		return s.fetch(actx)
 	}, newPolicy(ctx))
 }
+
+// An operation made by a function of the package.
+func makeOp(s *svc, ctx context.Context) backoff.Operation {
+	return func() error { return s.fetch(ctx) }
+}
+
+func made(s *svc, ctx context.Context) error {
+	return backoff.Retry(makeOp(s, ctx), backoff.WithMaxRetries(&backoff.ZeroBackOff{}, 2)) // want `^backoff\.Retry kind=library attempts=3 waits=0s,0s .*body=true ops=1`
+}
