@@ -47,7 +47,7 @@ func (c *checker) report(l *retrymodel.Layer, chains []retrymodel.Chain) {
 			continue
 		}
 		seen[first.Posn] = true
-		also = append(also, first.Name+" at "+first.Posn)
+		also = append(also, fmt.Sprintf("%s at %s (%s)", first.Name, first.Posn, product(outer, ch.Layers)))
 	}
 	if len(also) > 0 {
 		fmt.Fprintf(&b, "; this %s also wraps %s", noun(l), strings.Join(also, ", "))

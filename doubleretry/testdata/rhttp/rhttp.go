@@ -124,3 +124,31 @@ func V5Plain(ctx context.Context, url string) (int, error) {
 		return resp.StatusCode, nil
 	}, backoff.WithMaxTries(3))
 }
+
+// both fetches from the main client, then from a mirror client with
+// RetryMax 1.
+func both(url string) error {
+	if _, err := fetch(url); err != nil {
+		return err
+	}
+	mirror := retryablehttp.NewClient()
+	mirror.RetryMax = 1
+	resp, err := mirror.Get(url)
+	if err != nil {
+		return err
+	}
+	return resp.Body.Close()
+}
+
+// Both: one loop around two retrying clients: reported once, with the worse
+// chain and the other layer it also wraps.
+func Both(url string) error {
+	var err error
+	for i := 0; i < 3; i++ { // want `retry loop \(3 attempts\) at rhttp/rhttp.go:147 wraps retryablehttp.Client.Get at rhttp/rhttp.go:97 \(through rhttp.both, rhttp.fetch\), which retries 4 more times by default \(client built at rhttp/rhttp.go:94\): up to 15 requests per call; pick one layer: RetryMax = 0 on the retryablehttp client, or drop this loop; this loop also wraps retryablehttp.Client.Get at rhttp/rhttp.go:136 \(up to 6 requests per call\)`
+		if err = both(url); err == nil {
+			return nil
+		}
+		time.Sleep(time.Second)
+	}
+	return err
+}
