@@ -43,8 +43,10 @@ type checker struct {
 	pass *analysis.Pass
 	res  *retrymodel.Result
 	insp *inspector.Inspector
-	// reported keeps one diagnostic per kind and position.
+	// reported keeps one diagnostic per kind and position; pending holds
+	// them until flush merges those at the same position.
 	reported map[string]bool
+	pending  []analysis.Diagnostic
 }
 
 func run(pass *analysis.Pass) (any, error) {
@@ -68,6 +70,7 @@ func run(pass *analysis.Pass) (any, error) {
 		c.checkLayer(l)
 	}
 	c.checkStreaming()
+	c.flush()
 	return nil, nil
 }
 
@@ -108,14 +111,33 @@ func (c *checker) inTestFile(pos token.Pos) bool {
 	return strings.HasSuffix(c.pass.Fset.Position(pos).Filename, "_test.go")
 }
 
-// report emits one diagnostic per kind and position.
+// report records one diagnostic per kind and position.
 func (c *checker) report(pos token.Pos, kind, msg string, fixes []analysis.SuggestedFix) {
 	key := fmt.Sprintf("%s@%d", kind, pos)
 	if c.reported[key] {
 		return
 	}
 	c.reported[key] = true
-	c.pass.Report(analysis.Diagnostic{Pos: pos, Category: kind, Message: msg, SuggestedFixes: fixes})
+	c.pending = append(c.pending, analysis.Diagnostic{Pos: pos, Category: kind, Message: msg, SuggestedFixes: fixes})
+}
+
+// flush reports the recorded diagnostics, merging those at the same
+// position into one: a time.Sleep that ignores ctx and has no jitter is one
+// line to change, and one message says both.
+func (c *checker) flush() {
+	sort.SliceStable(c.pending, func(i, j int) bool { return c.pending[i].Pos < c.pending[j].Pos })
+	for i := 0; i < len(c.pending); {
+		d := c.pending[i]
+		j := i + 1
+		for ; j < len(c.pending) && c.pending[j].Pos == d.Pos; j++ {
+			o := c.pending[j]
+			d.Message += "; also " + o.Message
+			d.Category += "," + o.Category
+			d.SuggestedFixes = append(d.SuggestedFixes, o.SuggestedFixes...)
+		}
+		c.pass.Report(d)
+		i = j
+	}
 }
 
 func (c *checker) short(pos token.Pos) string { return retrymodel.Shorten(c.pass.Fset, pos) }

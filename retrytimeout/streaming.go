@@ -66,10 +66,18 @@ func enclosingFuncNode(stack []ast.Node) ast.Node {
 	return nil
 }
 
+// isSDKStreaming reports the streaming methods of the AI SDKs: NewStreaming
+// of openai-go and anthropic-sdk-go, ConverseStream and
+// InvokeModelWithResponseStream of aws-sdk-go-v2's bedrockruntime.
 func isSDKStreaming(fn *types.Func) bool {
 	p := fn.Pkg().Path()
-	return strings.HasPrefix(fn.Name(), "NewStreaming") &&
-		(strings.HasPrefix(p, "github.com/openai/openai-go") || strings.HasPrefix(p, "github.com/anthropics/anthropic-sdk-go"))
+	switch {
+	case strings.HasPrefix(p, "github.com/openai/openai-go") || strings.HasPrefix(p, "github.com/anthropics/anthropic-sdk-go"):
+		return strings.HasPrefix(fn.Name(), "NewStreaming")
+	case strings.HasPrefix(p, "github.com/aws/aws-sdk-go-v2/service/bedrockruntime"):
+		return fn.Name() == "ConverseStream" || fn.Name() == "InvokeModelWithResponseStream"
+	}
+	return false
 }
 
 // isHTTPSend reports net/http's Client.Do/Get/Post/PostForm and the

@@ -163,3 +163,22 @@ func noContext(c *http.Client, url string) (*http.Response, error) {
 	}
 	return nil, errGaveUp
 }
+
+// The sleep ignores ctx and has no jitter: one line, one message.
+func fixedSleep(ctx context.Context, c *http.Client, url string) error {
+	for attempt := 0; attempt < 4; attempt++ {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		resp, err := remote.Search(ctx, c, url)
+		if err == nil {
+			resp.Body.Close()
+			return nil
+		}
+		if attempt == 3 {
+			break
+		}
+		time.Sleep(time.Second << attempt) // want `wait ignores cancellation: time.Sleep in retry loop keeps waiting after ctx is done; wait in a select on ctx.Done\(\) and a timer; also no jitter: retry loop waits 1s, 2s, 4s`
+	}
+	return errGaveUp
+}
