@@ -4,6 +4,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"strings"
 
 	"golang.org/x/tools/go/ast/astutil"
 	"golang.org/x/tools/go/types/typeutil"
@@ -173,9 +174,13 @@ func (c *checker) descends(e ast.Expr, t ctxRef, at, after token.Pos, depth int)
 		}
 		return false
 	case *ast.CallExpr:
-		if fn, ok := typeutil.Callee(c.info, e).(*types.Func); ok && fn.Pkg() != nil && fn.Pkg().Path() == "context" {
-			switch fn.Name() {
-			case "WithoutCancel", "Background", "TODO":
+		if fn, ok := typeutil.Callee(c.info, e).(*types.Func); ok && fn.Pkg() != nil {
+			if fn.Pkg().Path() == "context" {
+				switch fn.Name() {
+				case "WithoutCancel", "Background", "TODO":
+					return false
+				}
+			} else if c.detaches(fn) {
 				return false
 			}
 		}
@@ -186,6 +191,38 @@ func (c *checker) descends(e ast.Expr, t ctxRef, at, after token.Pos, depth int)
 		}
 	}
 	return false
+}
+
+// detaches reports whether fn, a function outside package context that
+// makes a context from one it is given, gives a fresh one: its name says so
+// (mongodb.NewBackgroundContext, xcontext.Detach, WithoutCancel wrappers
+// from before Go 1.21), or, declared in this package, it calls
+// context.WithoutCancel or context.Background.
+func (c *checker) detaches(fn *types.Func) bool {
+	name := strings.ToLower(fn.Name())
+	for _, w := range []string{"background", "detach", "withoutcancel", "nocancel", "uncancel", "fresh"} {
+		if strings.Contains(name, w) {
+			return true
+		}
+	}
+	if fn.Pkg() != c.pass.Pkg {
+		return false
+	}
+	decl := c.model.Decl(fn)
+	if decl == nil || decl.Body == nil {
+		return false
+	}
+	found := false
+	ast.Inspect(decl.Body, func(n ast.Node) bool {
+		if call, ok := n.(*ast.CallExpr); ok {
+			switch c.contextFunc(call) {
+			case "WithoutCancel", "Background", "TODO":
+				found = true
+			}
+		}
+		return !found
+	})
+	return found
 }
 
 // contextFunc returns the name of the package context function called, or "".

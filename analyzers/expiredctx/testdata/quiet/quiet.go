@@ -152,3 +152,20 @@ func (w *Worker) ignored(ctx context.Context, id int64) { // want ignored:"statu
 		w.store.MarkDone(ctx, id)
 	}
 }
+
+// detach keeps the values of ctx but not its cancellation.
+func detach(ctx context.Context) context.Context {
+	cctx, _ := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second) //nolint:govet
+	return cctx
+}
+
+// NewBackgroundContext is a pre-1.21 WithoutCancel, named for what it does.
+func NewBackgroundContext(ctx context.Context) context.Context { return context.Background() }
+
+// helpers: the context handed to the write is made fresh by a helper.
+func (w *Worker) helpers(ctx context.Context, id int64) {
+	if ctx.Err() != nil {
+		w.store.MarkDone(detach(ctx), id)
+		w.store.MarkDone(NewBackgroundContext(ctx), id)
+	}
+}
