@@ -9,6 +9,7 @@ package analyzers
 import (
 	"golang.org/x/tools/go/analysis"
 
+	"github.com/retryvet/retryvet/analyzers/expiredctx"
 	"github.com/retryvet/retryvet/deadlinecensus"
 	"github.com/retryvet/retryvet/doubleretry"
 )
@@ -19,5 +20,6 @@ func All() []*analysis.Analyzer {
 		// one line per analyzer, in the order of DESIGN.md
 		deadlinecensus.Analyzer,
 		doubleretry.Analyzer,
+		expiredctx.Analyzer,
 	}
 }
