@@ -184,7 +184,7 @@ func WriteText(w io.Writer, c *Census) error {
 			}
 			tw.Flush()
 			for _, r := range rows {
-				if r.Note != "" && r.D.Kind != deadline.None {
+				if r.Note != "" {
 					fmt.Fprintf(w, "    %s: %s\n", short(r.Entry), r.Note)
 				}
 			}

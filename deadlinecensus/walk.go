@@ -49,7 +49,7 @@ func newWalker(p *Program) *walker {
 		if o := fn.Origin(); o != nil && o != fn {
 			insts[o] = append(insts[o], fn)
 		}
-		if !w.isAnalyzed(fn) {
+		if !w.isAnalyzed(fn) || fn.Synthetic != "" {
 			continue
 		}
 		w.index(fn)
@@ -171,8 +171,10 @@ func (w *walker) walkFrom(fn *ssa.Function, req deadline.Requirement) []*Row {
 	var start deadline.Flow
 	if ctx >= 0 {
 		start = deadline.Flow{Origin: deadline.Param, Index: ctx}
+	} else if setsDeadline(fn) {
+		start = deadline.Flow{Origin: deadline.Opaque, Pos: fn.Pos(), What: "the pipeline takes no context.Context and sets its own deadline"}
 	} else {
-		start = deadline.Flow{Origin: deadline.Opaque, What: "the pipeline takes no context.Context"}
+		start = deadline.Flow{Origin: deadline.Background, Pos: fn.Pos(), What: noContext}
 	}
 	w.walk(fn, start, []*ssa.Function{fn})
 	return w.out
@@ -189,14 +191,47 @@ func (w *walker) genericBody(fn *ssa.Function) bool {
 	return false
 }
 
+const noContext = "the pipeline takes no context.Context: no caller's deadline reaches it"
+
+// setsDeadline reports whether fn or its closures call context.WithTimeout
+// or WithDeadline.
+func setsDeadline(fn *ssa.Function) bool {
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			if c, ok := instr.(ssa.CallInstruction); ok {
+				if callee := c.Common().StaticCallee(); callee != nil && callee.Pkg != nil && callee.Pkg.Pkg.Path() == "context" && strings.HasPrefix(callee.Name(), "With") && (strings.Contains(callee.Name(), "Timeout") || strings.Contains(callee.Name(), "Deadline")) {
+					return true
+				}
+			}
+		}
+	}
+	for _, anon := range fn.AnonFuncs {
+		if setsDeadline(anon) {
+			return true
+		}
+	}
+	return false
+}
+
 func (w *walker) resolved(f deadline.Flow) bool {
 	return f.Origin != deadline.Param && f.Origin != deadline.FreeVar
 }
 
+// onPath reports whether fn is on the path already: recursion, or the
+// same function in a test variant of its package.
 func (w *walker) onPath(fn *ssa.Function, path []*ssa.Function) bool {
+	var n string
 	for _, p := range path {
 		if p == fn {
 			return true
+		}
+		if p.Pkg != fn.Pkg && p.Name() == fn.Name() {
+			if n == "" {
+				n = name(fn)
+			}
+			if name(p) == n {
+				return true
+			}
 		}
 	}
 	return false
@@ -451,6 +486,10 @@ func (w *walker) emit(fn *ssa.Function, kind string, flow deadline.Flow, path []
 			row.Note = "the request's context: net/http sets no deadline"
 		case deadline.Detached:
 			row.Note = "context.WithoutCancel drops the caller's deadline"
+		default:
+			if flow.What == noContext {
+				row.Note = noContext
+			}
 		}
 	case deadline.Unknown:
 		row.Source = w.p.posn(d.Src)

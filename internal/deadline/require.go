@@ -41,6 +41,7 @@ type Requirement struct {
 
 	// Derivation says how R was derived, with positions.
 	Derivation string
+	Short      string // the policy in a message's parenthesis, when not waits and reserve
 }
 
 // Derive computes R from a retry layer's policy as the model exports it, and
@@ -105,6 +106,7 @@ func Derive(pipeline string, li *retrymodel.LayerInfo, p99 time.Duration, p99Pos
 	switch {
 	case attempt > 0 && haveW0:
 		r.Required, r.Known = attempt+w0+attempt, true
+		r.Short = fmt.Sprintf("attempt %s + wait %s + attempt %s", Format(attempt), Format(w0), Format(attempt))
 		r.Derivation = fmt.Sprintf("no deadline guard: first attempt %s (%s) + first wait %s + second attempt %s; %s at %s",
 			Format(attempt), attemptSrc, Format(w0), Format(attempt), li.Name, li.Posn)
 	case haveW0:
@@ -124,6 +126,9 @@ func Derive(pipeline string, li *retrymodel.LayerInfo, p99 time.Duration, p99Pos
 // Policy renders the policy in the short form messages use:
 // "waits 7s, 11s; reserve 65s".
 func (r Requirement) Policy() string {
+	if r.Short != "" {
+		return r.Short
+	}
 	var parts []string
 	if len(r.Waits) > 0 {
 		var ws []string

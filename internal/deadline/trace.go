@@ -10,6 +10,7 @@ import (
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/retryvet/retryvet/internal/durconst"
+	"github.com/retryvet/retryvet/internal/retrymodel"
 )
 
 // Origin says where a context comes from.
@@ -60,6 +61,7 @@ type Flow struct {
 // variables, config struct fields); it may return nil.
 type Tracer struct {
 	Folder func(*ssa.Function) *durconst.Folder
+	depth  int
 }
 
 // Trace follows v (a context.Context value) backward within its function.
@@ -334,7 +336,76 @@ func (t *Tracer) call(c *ssa.Call, index int, seen map[ssa.Value]bool) Flow {
 			return t.trace(args[0], seen)
 		}
 	}
-	return Flow{Origin: Opaque, Pos: c.Pos(), What: describe(c)}
+	return t.derived(c, index, seen)
+}
+
+// maxInline bounds how deep derived follows helpers that return contexts.
+const maxInline = 4
+
+// derived follows a context returned by a call that is not one of the
+// context package's: a helper with a body is followed into its returns; a
+// function without one (an interface method such as a tracer's Start, a
+// function of another program) that takes one context and returns one is
+// taken to derive the result from it, adding no deadline.
+func (t *Tracer) derived(c *ssa.Call, index int, seen map[ssa.Value]bool) Flow {
+	opaque := Flow{Origin: Opaque, Pos: c.Pos(), What: describe(c)}
+	res := index
+	if res < 0 {
+		res = 0
+	}
+	if fn := c.Call.StaticCallee(); fn != nil && len(fn.Blocks) > 0 {
+		if t.depth >= maxInline {
+			return opaque
+		}
+		t.depth++
+		defer func() { t.depth-- }()
+		var out *Flow
+		for _, b := range fn.Blocks {
+			ret, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return)
+			if !ok || res >= len(ret.Results) {
+				continue
+			}
+			f := t.trace(ret.Results[res], map[ssa.Value]bool{})
+			if out != nil && (f.Origin != out.Origin || f.Index != out.Index || len(f.Sets) != len(out.Sets)) {
+				return opaque
+			}
+			out = &f
+		}
+		if out == nil {
+			return opaque
+		}
+		switch out.Origin {
+		case Param:
+			if out.Index >= len(c.Call.Args) {
+				return opaque
+			}
+			up := t.trace(c.Call.Args[out.Index], seen)
+			up.Sets = append(up.Sets, out.Sets...)
+			up.Partial = up.Partial || out.Partial
+			return up
+		case Background, Request, Detached:
+			return *out
+		}
+		return opaque
+	}
+	sig := c.Call.Signature()
+	if sig == nil || sig.Results().Len() <= res || !retrymodel.IsContext(sig.Results().At(res).Type()) {
+		return opaque
+	}
+	k := -1
+	for i := 0; i < sig.Params().Len(); i++ {
+		if retrymodel.IsContext(sig.Params().At(i).Type()) {
+			if k >= 0 {
+				return opaque
+			}
+			k = i
+		}
+	}
+	off := len(c.Call.Args) - sig.Params().Len()
+	if k < 0 || off < 0 || off+k >= len(c.Call.Args) {
+		return opaque
+	}
+	return t.trace(c.Call.Args[off+k], seen)
 }
 
 func recvNamed(fn *types.Func) string {
