@@ -109,9 +109,10 @@ func (a *atom) covers(c int) bool { return slices.Contains(a.covered, c) }
 
 // collector gathers the atoms of one decision, once each.
 type collector struct {
-	seen  map[token.Pos]bool
-	atoms []*atom
-	funcs map[*types.Func]bool // package functions consulted
+	seen     map[token.Pos]bool
+	atoms    []*atom
+	funcs    map[*types.Func]bool // package functions consulted
+	provider bool                 // a classifier of another package talks to an LLM API
 }
 
 func newCollector() *collector {
@@ -667,6 +668,19 @@ func (w *walker) call(e *ast.CallExpr, st *pathState) val {
 		}
 		return vF
 	}
+	// set.Contains(code), sets.Has(code): a method on a code set.
+	if sel, ok := ast.Unparen(e.Fun).(*ast.SelectorExpr); ok && len(e.Args) == 1 && ck.isInt(e.Args[0]) {
+		switch sel.Sel.Name {
+		case "Contains", "Has", "Includes", "Exists":
+			if codes, via, ok := ck.codeSet(sel.X, 0); ok && anyStatus(codes) {
+				w.col.add(&atom{kind: atomList, pos: e.Pos(), codes: codes, operand: ck.text(e.Args[0]), via: via})
+				if slices.Contains(codes, w.code) {
+					return vT
+				}
+				return vF
+			}
+		}
+	}
 	if ck.readsBody(e) {
 		st.body = true
 	}
@@ -724,6 +738,9 @@ func (w *walker) call(e *ast.CallExpr, st *pathState) val {
 		}
 	}
 	w.col.add(a)
+	if f.Provider {
+		w.col.provider = true
+	}
 	r, ok := f.lookup(w.code)
 	if !ok {
 		return vN
@@ -743,11 +760,12 @@ func (w *walker) call(e *ast.CallExpr, st *pathState) val {
 
 // summary of a function used as a predicate.
 type summary struct {
-	codes map[int]codeVal
-	atoms []*atom
-	funcs map[*types.Func]bool
-	dep   bool // some code decides its result
-	body  bool // reads the error's code, type or body somewhere
+	codes    map[int]codeVal
+	atoms    []*atom
+	funcs    map[*types.Func]bool
+	dep      bool // some code decides its result
+	provider bool // consults a classifier of another package that talks to an LLM API
+	body     bool // reads the error's code, type or body somewhere
 }
 
 type codeVal struct {
@@ -793,7 +811,7 @@ func (ck *checker) summary(node ast.Node) *summary {
 		}
 		s.codes[c] = cv
 	}
-	s.atoms, s.funcs = col.atoms, col.funcs
+	s.atoms, s.funcs, s.provider = col.atoms, col.funcs, col.provider
 	ck.sums[node] = s
 	return s
 }

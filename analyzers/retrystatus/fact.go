@@ -16,6 +16,9 @@ type ClassifierFact struct {
 	// Home is set when the function decides a retry in its own package:
 	// findings through it are reported there, not at every use.
 	Home bool
+	// Provider is set when the function talks to an LLM API (an SDK
+	// error type, an endpoint), whose 429s may be an exhausted quota.
+	Provider bool
 }
 
 // CodeResult is what a classifier returns for one status code.

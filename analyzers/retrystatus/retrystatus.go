@@ -7,6 +7,7 @@ import (
 	"go/token"
 	"go/types"
 	"reflect"
+	"regexp"
 	"slices"
 	"strings"
 
@@ -124,12 +125,13 @@ func mentionsCodes(pass *analysis.Pass) bool {
 
 // A decision is one retry decision of a layer, evaluated for every code.
 type decision struct {
-	layer   *retrymodel.Layer
-	atoms   []*atom
-	funcs   map[*types.Func]bool
-	retried map[int]bool // some path that tests the status retries it
-	stopped map[int]bool // some path that tests the status gives up
-	noBody  map[int]bool // some path retries it without reading the error's code or type
+	layer    *retrymodel.Layer
+	provider bool // a classifier from another package talks to an LLM API
+	atoms    []*atom
+	funcs    map[*types.Func]bool
+	retried  map[int]bool // some path that tests the status retries it
+	stopped  map[int]bool // some path that tests the status gives up
+	noBody   map[int]bool // some path retries it without reading the error's code or type
 }
 
 func newDecision(l *retrymodel.Layer) *decision {
@@ -255,7 +257,7 @@ func (ck *checker) classifierDecision(l *retrymodel.Layer) *decision {
 		for f := range s.funcs {
 			d.funcs[f] = true
 		}
-		d.atoms = s.atoms
+		d.atoms, d.provider = s.atoms, s.provider
 		for c, cv := range s.codes {
 			d.retried[c] = cv.v&vT != 0
 			d.stopped[c] = cv.v&vF != 0
@@ -282,6 +284,7 @@ func (ck *checker) classifierDecision(l *retrymodel.Layer) *decision {
 		d.stopped[c.Code] = c.False
 		d.noBody[c.Code] = c.True && !c.BodyRead
 	}
+	d.provider = f.Provider
 	d.atoms = []*atom{a}
 	return d
 }
@@ -324,7 +327,7 @@ func (ck *checker) walkDecision(l *retrymodel.Layer, body *ast.BlockStmt, m mode
 			}
 		}
 	}
-	d.atoms, d.funcs = col.atoms, col.funcs
+	d.atoms, d.funcs, d.provider = col.atoms, col.funcs, col.provider
 	return d
 }
 
@@ -418,8 +421,9 @@ func (ck *checker) check(d *decision) {
 		ck.report(pa, "permanent", msg, nil)
 	}
 
-	// 3. Every 429 retried without reading the error.
-	if d.noBody[429] {
+	// 3. Every 429 retried without reading the error, against an API that
+	// reports an exhausted quota as 429 (an LLM provider).
+	if d.noBody[429] && ck.provider(d) {
 		var qa *atom
 		for _, a := range atoms {
 			if a.lists(429) || a.covers(429) {
@@ -527,7 +531,8 @@ func (ck *checker) exportFacts() {
 		if s == nil || !s.dep {
 			continue
 		}
-		f := &ClassifierFact{Name: retrymodel.FuncName(fn), Posn: ck.short(decl.Pos()), Home: ck.used[fn]}
+		f := &ClassifierFact{Name: retrymodel.FuncName(fn), Posn: ck.short(decl.Pos()), Home: ck.used[fn],
+			Provider: s.provider || ck.mentionsProvider(decl)}
 		var listed, covered []int
 		for _, a := range s.atoms {
 			listed = append(listed, a.codes...)
@@ -715,6 +720,9 @@ func (ck *checker) codeSet(e ast.Expr, depth int) ([]int, string, bool) {
 		if fn == nil {
 			return nil, "", false
 		}
+		if codes, ok := ck.constructorSet(fn, e); ok {
+			return codes, "", true
+		}
 		if fn.Pkg() == ck.pass.Pkg {
 			if d := ck.decls[fn.Origin()]; d != nil {
 				return ck.returnedSet(d, depth+1)
@@ -816,4 +824,84 @@ func (ck *checker) literalSet(cl *ast.CompositeLit) ([]int, string, bool) {
 		return nil, "", false
 	}
 	return codes, "", true
+}
+
+// constructorSet resolves a set built from constant codes by a
+// constructor: set.CreateIntSet(429, 500, 502), sets.New[int](502, 503).
+func (ck *checker) constructorSet(fn *types.Func, call *ast.CallExpr) ([]int, bool) {
+	if len(call.Args) < 2 || call.Ellipsis.IsValid() || !setName.MatchString(fn.Name()) {
+		return nil, false
+	}
+	var codes []int
+	for _, a := range call.Args {
+		k, ok := ck.intConst(a)
+		if !ok {
+			return nil, false
+		}
+		codes = append(codes, int(k))
+	}
+	return codes, anyStatus(codes)
+}
+
+var setName = regexp.MustCompile(`(?i)set|^new|^of$|list`)
+
+// providerPkg and providerLit recognise APIs that report an exhausted
+// quota or billing problem as 429: the LLM providers.
+var (
+	providerPkg = regexp.MustCompile(`openai|anthropic|generative-ai|/genai|cohere|mistral|groq|deepseek|bedrockruntime|ollama`)
+	providerLit = regexp.MustCompile(`(?i)api\.openai\.com|api\.anthropic\.com|/chat/completions|/v1/messages|insufficient_quota|generativelanguage\.googleapis`)
+)
+
+// provider reports whether a decision retries calls to an LLM API: the
+// function holding the layer, the retried region or a classifier it
+// consults uses an LLM SDK or names an LLM endpoint, or the layer reaches
+// an SDK retry of one.
+func (ck *checker) provider(d *decision) bool {
+	if d.provider {
+		return true
+	}
+	l := d.layer
+	for _, n := range []ast.Node{l.FuncNode, l.Node, l.Body, l.Policy.Classifier} {
+		if n != nil && ck.mentionsProvider(n) {
+			return true
+		}
+	}
+	for fn := range d.funcs {
+		if decl := ck.decls[fn]; decl != nil && ck.mentionsProvider(decl) {
+			return true
+		}
+	}
+	for _, c := range ck.res.Inner(l) {
+		for _, li := range c.Layers {
+			if providerPkg.MatchString(strings.ToLower(li.Name)) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func (ck *checker) mentionsProvider(n ast.Node) bool {
+	found := false
+	ast.Inspect(n, func(x ast.Node) bool {
+		if found {
+			return false
+		}
+		switch x := x.(type) {
+		case *ast.Ident:
+			switch obj := ck.info.Uses[x].(type) {
+			case *types.PkgName:
+				found = providerPkg.MatchString(obj.Imported().Path())
+			case nil:
+			default:
+				if obj.Pkg() != nil && obj.Pkg() != ck.pass.Pkg {
+					found = providerPkg.MatchString(obj.Pkg().Path())
+				}
+			}
+		case *ast.BasicLit:
+			found = x.Kind == token.STRING && providerLit.MatchString(x.Value)
+		}
+		return !found
+	})
+	return found
 }

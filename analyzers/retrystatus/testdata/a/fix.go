@@ -56,9 +56,9 @@ func getWith429(url string) (*http.Response, error) {
 			time.Sleep(time.Second)
 			continue
 		}
-		// Every 429 is retried as it comes, and the 5xx part is an
-		// enumeration.
-		if resp.StatusCode == http.StatusTooManyRequests || resp.StatusCode == http.StatusBadGateway || resp.StatusCode == http.StatusServiceUnavailable { // want `retry decision lists 5xx codes 502, 503: 500 and 529 \(overloaded\) are not retried; use resp.StatusCode >= 500` `retry decision retries every 429 without reading the error's code or type`
+		// The 5xx part is an enumeration. Every 429 is retried as it comes,
+		// but this is no LLM API: its 429 is a rate limit, not a quota.
+		if resp.StatusCode == http.StatusTooManyRequests || resp.StatusCode == http.StatusBadGateway || resp.StatusCode == http.StatusServiceUnavailable { // want `retry decision lists 5xx codes 502, 503: 500 and 529 \(overloaded\) are not retried; use resp.StatusCode >= 500`
 			resp.Body.Close()
 			time.Sleep(time.Second)
 			continue

@@ -37,7 +37,7 @@ func getAll4xx(url string) (*http.Response, error) {
 			time.Sleep(time.Second)
 			continue
 		}
-		if resp.StatusCode >= 400 { // want `retry decision retries 400 \(bad request\), 401 \(unauthorized\), 403 \(forbidden\), 404 \(not found\), 413 \(payload too large\), 422 \(unprocessable\)` `retry decision retries every 429`
+		if resp.StatusCode >= 400 { // want `retry decision retries 400 \(bad request\), 401 \(unauthorized\), 403 \(forbidden\), 404 \(not found\), 413 \(payload too large\), 422 \(unprocessable\)`
 			resp.Body.Close()
 			time.Sleep(time.Second)
 			continue
@@ -167,7 +167,7 @@ func errMapVar(url string) (*http.Response, error) {
 			return resp, nil
 		}
 		code := statusOf(err)
-		if !retrySet[code] { // want `retry decision lists 5xx codes 502, 503: 500 and 529 \(overloaded\) are not retried; use code >= 500` `retry decision retries every 429`
+		if !retrySet[code] { // want `retry decision lists 5xx codes 502, 503: 500 and 529 \(overloaded\) are not retried; use code >= 500`
 			return nil, err
 		}
 		time.Sleep(time.Second)
@@ -270,4 +270,37 @@ func inList(code int) bool {
 		}
 	}
 	return false
+}
+
+// intSet is a set type with a constructor, as minio-go's set.IntSet.
+type intSet map[int]struct{}
+
+func newIntSet(codes ...int) intSet {
+	s := intSet{}
+	for _, c := range codes {
+		s[c] = struct{}{}
+	}
+	return s
+}
+
+func (s intSet) Contains(c int) bool {
+	_, ok := s[c]
+	return ok
+}
+
+var retryableSet = newIntSet(http.StatusTooManyRequests, 499, http.StatusInternalServerError,
+	http.StatusBadGateway, http.StatusServiceUnavailable, http.StatusGatewayTimeout, 520)
+
+func errConstructorSet(url string) (*http.Response, error) {
+	for attempt := 0; attempt < 4; attempt++ {
+		resp, err := do(url)
+		if err == nil {
+			return resp, nil
+		}
+		if !retryableSet.Contains(statusOf(err)) { // want `retry decision lists 5xx codes 500, 502, 503, 504, 520: 529 \(overloaded\) is not retried; use statusOf\(err\) >= 500`
+			return nil, err
+		}
+		time.Sleep(time.Second)
+	}
+	return nil, errors.New("out of attempts")
 }

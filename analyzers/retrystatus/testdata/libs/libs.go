@@ -30,7 +30,7 @@ func RetryGo(call func() error) error {
 		retrygo.Attempts(5),
 		retrygo.RetryIf(func(err error) bool {
 			s := statusOf(err)
-			return s == 429 || s == 503 // want `retry decision lists 5xx codes 503: 500 and 529 \(overloaded\) are not retried; use s >= 500` `retry decision retries every 429`
+			return s == 429 || s == 503 // want `retry decision lists 5xx codes 503: 500 and 529 \(overloaded\) are not retried; use s >= 500`
 		}),
 	)
 }
@@ -88,7 +88,7 @@ func Backoff(call func() (*http.Response, error)) error {
 }
 
 // backoff: permanent for 4xx but 408 and 429, retry for everything else,
-// every 429 included.
+// every 429 included (no LLM API here: a 429 is a rate limit). Quiet.
 func BackoffPermanent(call func() (*http.Response, error)) error {
 	return backoff.Retry(func() error {
 		resp, err := call()
@@ -96,7 +96,7 @@ func BackoffPermanent(call func() (*http.Response, error)) error {
 			return err
 		}
 		defer resp.Body.Close()
-		if resp.StatusCode >= 400 && resp.StatusCode < 500 && resp.StatusCode != 429 && resp.StatusCode != 408 { // want `retry decision retries every 429 without reading the error's code or type: an exhausted quota \(insufficient_quota\) is retried until the attempts run out`
+		if resp.StatusCode >= 400 && resp.StatusCode < 500 && resp.StatusCode != 429 && resp.StatusCode != 408 {
 			return backoff.Permanent(errors.New("client error"))
 		}
 		if resp.StatusCode >= 400 {

@@ -146,3 +146,21 @@ func RawHTTP(req func() (*http.Response, error)) (*http.Response, error) {
 	}
 	return nil, errors.New("out of attempts")
 }
+
+// RawOpenAI posts to the OpenAI endpoint and retries every 429.
+func RawOpenAI(body func() io.Reader) (*http.Response, error) {
+	for attempt := 0; attempt < 6; attempt++ {
+		resp, err := http.Post("https://api.openai.com/v1/chat/completions", "application/json", body())
+		if err != nil {
+			time.Sleep(time.Second)
+			continue
+		}
+		if resp.StatusCode == http.StatusTooManyRequests || resp.StatusCode >= 500 { // want `retry decision retries every 429 without reading the error's code or type: an exhausted quota \(insufficient_quota\) is attempted 6 times before it fails`
+			resp.Body.Close()
+			time.Sleep(time.Duration(attempt+1) * time.Second)
+			continue
+		}
+		return resp, nil
+	}
+	return nil, errors.New("out of attempts")
+}
