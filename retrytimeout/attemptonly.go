@@ -49,8 +49,20 @@ func (c *checker) attemptOnly(l *retrymodel.Layer) string {
 		return s + ", whatever the caller's deadline"
 	}
 	s := fmt.Sprintf("%s makes %d attempts and nothing bounds it in time", describe(l), n)
-	if pol.Schedule != "" {
-		s += " (" + pol.Schedule + ")"
+	if len(pol.Waits) > 0 {
+		// A known prefix: the schedule is listed up to a limit.
+		ws := pol.Waits
+		if int64(len(ws)) > n-1 {
+			ws = ws[:n-1]
+		}
+		s += fmt.Sprintf(": waits %s, ... add up to more than %s", waitList(ws), durconst.Format(sum(ws)))
+		if sched := schedule(l); sched != "" {
+			s += " (" + sched + ")"
+		}
+		return s + ", whatever the caller's deadline"
+	}
+	if sched := schedule(l); sched != "" {
+		s += " (" + sched + ")"
 	}
 	return s + ": it keeps waiting and retrying after the caller has given up"
 }

@@ -2,7 +2,12 @@ package retrytimeout
 
 import (
 	"fmt"
+	"go/ast"
+	"go/token"
+	"strings"
 	"time"
+
+	"golang.org/x/tools/go/types/typeutil"
 
 	"github.com/retryvet/retryvet/internal/durconst"
 	"github.com/retryvet/retryvet/internal/retrymodel"
@@ -53,8 +58,11 @@ func (c *checker) overBudget(l *retrymodel.Layer) {
 		jit = " before jitter"
 	}
 	src := "its elapsed limit"
-	if budget.Default {
+	switch {
+	case budget.Default:
 		src = "its default elapsed limit"
+	case c.isContextTimeout(budget.Pos):
+		src = "the context timeout"
 	}
 	if budget.Pos.IsValid() {
 		src += " set at " + c.short(budget.Pos)
@@ -71,4 +79,30 @@ func (c *checker) overBudget(l *retrymodel.Layer) {
 		pos = l.Pos
 	}
 	c.report(pos, "over-budget", msg, nil)
+}
+
+// isContextTimeout reports whether pos is a context.WithTimeout or
+// WithDeadline call.
+func (c *checker) isContextTimeout(pos token.Pos) bool {
+	if !pos.IsValid() {
+		return false
+	}
+	found := false
+	for _, f := range c.pass.Files {
+		if f.FileStart > pos || pos > f.FileEnd {
+			continue
+		}
+		ast.Inspect(f, func(n ast.Node) bool {
+			if found || n == nil || n.Pos() > pos || n.End() <= pos {
+				return false
+			}
+			if call, ok := n.(*ast.CallExpr); ok && call.Pos() == pos {
+				if fn := typeutil.StaticCallee(c.pass.TypesInfo, call); fn != nil && fn.Pkg() != nil && fn.Pkg().Path() == "context" && strings.HasPrefix(fn.Name(), "With") {
+					found = true
+				}
+			}
+			return true
+		})
+	}
+	return found
 }

@@ -42,8 +42,8 @@ func (c *checker) noJitter(l *retrymodel.Layer) {
 	if !pol.WaitsKnown {
 		what += ", ..."
 	}
-	if pol.Schedule != "" && !strings.HasPrefix(pol.Schedule, "waits ") && !strings.HasPrefix(pol.Schedule, "constant ") {
-		what += " (" + pol.Schedule + ")"
+	if sched := schedule(l); sched != "" && !strings.HasPrefix(sched, "waits ") && !strings.HasPrefix(sched, "constant ") {
+		what += " (" + sched + ")"
 	}
 	msg := fmt.Sprintf("no jitter: %s %s with no random part, so clients that failed together retry together and hit the recovering service at the same instants; %s",
 		describe(l), what, jitterAdvice(l))

@@ -36,7 +36,7 @@ func (c *checker) perAttemptBelowP99(l *retrymodel.Layer) {
 	}
 	attempts := ""
 	if n, ok := l.Attempts(); ok {
-		attempts = fmt.Sprintf(" and all %d attempts", n)
+		attempts = fmt.Sprintf(" (on all %d attempts)", n)
 	}
 	msg := fmt.Sprintf("per-attempt timeout below p99: each attempt of %s gets %s but %s has a p99 of %s (%s): every slow call times out%s, and each retry lands while the server still works on the one before; set the timeout above the p99 with headroom (e.g. %s)",
 		describe(l), durconst.Format(pa.D), callee, durconst.Format(p99), src, attempts, durconst.Format(headroom(p99)))

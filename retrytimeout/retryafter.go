@@ -53,11 +53,11 @@ func (c *checker) retryAfterIgnored(l *retrymodel.Layer) {
 	for _, code := range codes {
 		cs = append(cs, fmt.Sprint(code))
 	}
-	waits := pol.Schedule
+	waits := schedule(l)
 	if len(pol.Waits) > 0 {
 		waits = "waits " + waitList(pol.Waits)
 	}
-	if waits == "" {
+	if waits == "" || waits == "waits not known statically" {
 		waits = "its own backoff"
 	}
 	msg := fmt.Sprintf("retry-after ignored: %s retries %s but %s without reading the Retry-After header the server sends with it, so it comes back before the limit window has passed; wait what the server asks (Retry-After, or retry-after-ms from the AI APIs) and fall back to the backoff when it is absent",

@@ -267,3 +267,16 @@ func (c *checker) contextInScope(l *retrymodel.Layer, pos token.Pos) (*types.Var
 	}
 	return nil, false
 }
+
+// schedule renders the model's description of a layer's waits for a
+// message: "" when it only repeats the wait expression.
+func schedule(l *retrymodel.Layer) string {
+	s := l.Policy.Schedule
+	if strings.HasPrefix(s, "waits ") && len(l.Policy.Waits) == 0 {
+		return "waits not known statically"
+	}
+	if strings.HasPrefix(s, "library default (") && strings.HasSuffix(s, ")") {
+		s = "library default: " + strings.TrimSuffix(strings.TrimPrefix(s, "library default ("), ")")
+	}
+	return s
+}
