@@ -79,6 +79,7 @@ func (pc *pkgCtx) callLayer(call *ast.CallExpr, fnNode ast.Node, stack []ast.Nod
 		return nil
 	}
 	p := &callCtx{pkgCtx: pc, stack: stack}
+	p.exportClientFacts()
 	var l *Layer
 	switch {
 	case path == pkgBackoffV4 || path == pkgBackoffV3 || path == pkgBackoffV2:
@@ -289,6 +290,7 @@ type callIndex struct {
 	vars      map[*types.Var][]valSource // variables and struct fields -> values given
 	sets      map[types.Object][]fieldSet
 	condDepth map[*types.Var]int // conditional nesting of a local's declaration
+	exported  bool               // ClientFacts exported
 }
 
 var (

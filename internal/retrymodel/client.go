@@ -37,6 +37,7 @@ type rhPolicy struct {
 	backoff    ast.Expr // nil: DefaultBackoff
 	backoffPos token.Pos
 	check      ast.Expr // nil: DefaultRetryPolicy
+	posn       string   // where it was built, when in another package
 }
 
 func (p *callCtx) retryableHTTPLayer(call *ast.CallExpr, fn *types.Func) *Layer {
@@ -87,7 +88,7 @@ func (p *callCtx) resolveRetryableClient(e ast.Expr) rhPolicy {
 	switch x := x.(type) {
 	case *ast.CallExpr:
 		if !p.calleeIs(x, pkgRetryableHTTP, "", "NewClient") {
-			return rc
+			return p.importedRetryableClient(x, rc)
 		}
 		rc.known, rc.pos = true, x.Pos()
 	case *ast.CompositeLit:
@@ -107,10 +108,20 @@ func (p *callCtx) resolveRetryableClient(e ast.Expr) rhPolicy {
 			}
 		}
 	default:
-		return rc
+		return p.importedRetryableClient(x, rc)
 	}
 	for _, s := range p.setsOn(vars) {
 		p.rhField(&rc, s.name, s.rhs)
+	}
+	return rc
+}
+
+// importedRetryableClient reads the ClientFact of another package's
+// function or variable that gives a *retryablehttp.Client.
+func (p *callCtx) importedRetryableClient(x ast.Expr, rc rhPolicy) rhPolicy {
+	if f, via := p.importedClient(x); f != nil && f.Kind == "retryablehttp" {
+		rc.known, rc.posn = true, f.Posn+" (by "+via+")"
+		rc.max = Value{Set: true, Known: f.Known, N: f.Retries, Default: f.Default}
 	}
 	return rc
 }
@@ -138,6 +149,9 @@ func (p *callCtx) applyRH(l *Layer, rc rhPolicy) {
 		pol.Notes = append(pol.Notes, "client construction not found: retryablehttp defaults assumed (RetryMax 4)")
 	} else {
 		l.ClientPos = rc.pos
+		if rc.posn != "" {
+			pol.Notes = append(pol.Notes, "client built at "+rc.posn)
+		}
 	}
 	pol.Attempts = rc.max
 	if rc.max.Known {
@@ -254,7 +268,7 @@ func (p *callCtx) stdClientLayer(call *ast.CallExpr, fn *types.Func) *Layer {
 	default:
 		return nil
 	}
-	if !p.importsRetryableHTTP() {
+	if !p.importsRetryableHTTP() && !p.clientFactsOn() {
 		return nil
 	}
 	sel, ok := astutil.Unparen(call.Fun).(*ast.SelectorExpr)
@@ -268,7 +282,9 @@ func (p *callCtx) stdClientLayer(call *ast.CallExpr, fn *types.Func) *Layer {
 	l := &Layer{Kind: Client, Name: "http.Client." + fn.Name() + " (retryablehttp StandardClient)"}
 	p.applyRH(l, rc)
 	l.ClientPos = at
-	l.Policy.Notes = append(l.Policy.Notes, "*http.Client from retryablehttp StandardClient at "+p.short(at))
+	if at.IsValid() {
+		l.Policy.Notes = append(l.Policy.Notes, "*http.Client from retryablehttp StandardClient at "+p.short(at))
+	}
 	if fn.Name() == "Do" && len(call.Args) == 1 {
 		if x, _ := p.origin(call.Args[0]); x != nil {
 			if hc, ok := x.(*ast.CallExpr); ok && p.calleeIs(hc, "net/http", "", "NewRequestWithContext") && len(hc.Args) > 0 {
@@ -296,6 +312,7 @@ func (p *callCtx) standardClientOf(e ast.Expr) (rhPolicy, token.Pos, bool) {
 				return p.resolveRetryableClient(sel.X), x.Pos(), true
 			}
 		}
+		return p.importedStandardClient(x)
 	case *ast.CompositeLit:
 		if !namedIs(p.info.TypeOf(x), "net/http", "Client") {
 			break
@@ -320,6 +337,20 @@ func (p *callCtx) standardClientOf(e ast.Expr) (rhPolicy, token.Pos, bool) {
 				return rhDefaults(token.NoPos), x.Pos(), true
 			}
 		}
+	default:
+		return p.importedStandardClient(x)
+	}
+	return rhPolicy{}, token.NoPos, false
+}
+
+// importedStandardClient reads the ClientFact of another package's
+// function or variable that gives a StandardClient *http.Client.
+func (p *callCtx) importedStandardClient(x ast.Expr) (rhPolicy, token.Pos, bool) {
+	if f, via := p.importedClient(x); f != nil && f.Kind == "standard" {
+		rc := rhDefaults(token.NoPos)
+		rc.known, rc.posn = true, f.Posn+" (by "+via+")"
+		rc.max = Value{Set: true, Known: f.Known, N: f.Retries, Default: f.Default}
+		return rc, token.NoPos, true
 	}
 	return rhPolicy{}, token.NoPos, false
 }

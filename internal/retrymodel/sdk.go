@@ -56,26 +56,18 @@ func (p *callCtx) stainlessLayer(call *ast.CallExpr, fn *types.Func, sdk, root s
 	}
 	l.Name = sdk + " " + strings.Join(path, ".") + "." + fn.Name()
 
-	retries := defInt(sdkDefaultRetries)
-	var perAttempt Value
-	var transport string
-	found, clientOpaque := false, false
 	// Client construction.
+	var c stainlessClientInfo
 	if clientExpr != nil {
-		if x, _ := p.origin(clientExpr); x != nil {
-			if nc, ok := x.(*ast.CallExpr); ok && p.calleeIs(nc, root, "", "NewClient") {
-				found = true
-				l.ClientPos = nc.Pos()
-				opts, complete := p.optList(nc, 0)
-				r, pa, tr, seen := p.stainlessOpts(opts, root)
-				if seen.IsValid() {
-					retries = r
-				} else if !complete {
-					clientOpaque = true
-				}
-				perAttempt, transport = pa, tr
-			}
-		}
+		c = p.stainlessClient(clientExpr, root)
+	} else {
+		c.retries = defInt(sdkDefaultRetries)
+	}
+	retries, perAttempt, transport := c.retries, c.perAttempt, c.transport
+	found, clientOpaque := c.found, c.opaque
+	l.ClientPos = c.pos
+	if c.via != "" {
+		pol.Notes = append(pol.Notes, "client built at "+c.posn+" (by "+c.via+")")
 	}
 	// Per-call options come after the client's and win.
 	callOpts, complete := p.optList(call, sig.Params().Len()-1)
