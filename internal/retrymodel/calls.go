@@ -291,6 +291,10 @@ type callIndex struct {
 	sets      map[types.Object][]fieldSet
 	condDepth map[*types.Var]int // conditional nesting of a local's declaration
 	exported  bool               // ClientFacts exported
+	// escapes marks pointer-typed variables handed to a function outside
+	// the retry libraries: it may set their fields where the model does
+	// not look.
+	escapes map[*types.Var]bool
 }
 
 var (
@@ -323,6 +327,7 @@ func buildIndex(info *types.Info, files []*ast.File) *callIndex {
 		vars:      make(map[*types.Var][]valSource),
 		sets:      make(map[types.Object][]fieldSet),
 		condDepth: make(map[*types.Var]int),
+		escapes:   make(map[*types.Var]bool),
 	}
 	objOf := func(e ast.Expr) *types.Var {
 		switch e := astutil.Unparen(e).(type) {
@@ -402,6 +407,26 @@ func buildIndex(info *types.Info, files []*ast.File) *callIndex {
 						ix.vars[v] = append(ix.vars[v], valSource{expr: n.Rhs[0], tuple: true, idx: i, cond: cond})
 					default:
 						ix.vars[v] = append(ix.vars[v], valSource{unknown: true})
+					}
+				}
+			case *ast.CallExpr:
+				if fn, ok := typeutil.Callee(info, n).(*types.Func); ok && fn.Pkg() != nil {
+					// the retry libraries and printers do not set fields
+					// of what they are given
+					if path := fn.Pkg().Path(); knownPath(path) || path == "fmt" || path == "log" || path == "log/slog" {
+						break
+					}
+				}
+				for _, a := range n.Args {
+					a = astutil.Unparen(a)
+					addr := false
+					if u, ok := a.(*ast.UnaryExpr); ok && u.Op == token.AND {
+						a, addr = u.X, true
+					}
+					if v := objOf(a); v != nil {
+						if _, isPtr := v.Type().Underlying().(*types.Pointer); isPtr || addr {
+							ix.escapes[v] = true
+						}
 					}
 				}
 			case *ast.RangeStmt:
@@ -609,6 +634,18 @@ func (p *callCtx) sameSource(a, b *valSource) bool {
 	}
 	va, vb := p.varOf(a.expr), p.varOf(b.expr)
 	return va != nil && va == vb && va.IsField()
+}
+
+// escaped reports whether one of vars is handed to a function that may
+// set its fields.
+func (p *callCtx) escaped(vars []*types.Var) bool {
+	ix := p.index()
+	for _, v := range vars {
+		if ix.escapes[v] {
+			return true
+		}
+	}
+	return false
 }
 
 // setsOn returns the field assignments made on any of vars.

@@ -113,6 +113,11 @@ func (p *callCtx) resolveRetryableClient(e ast.Expr) rhPolicy {
 	for _, s := range p.setsOn(vars) {
 		p.rhField(&rc, s.name, s.rhs)
 	}
+	if p.escaped(vars) {
+		// handed to a function that may configure it
+		u := unknownVal(rc.pos)
+		rc.max, rc.waitMin, rc.waitMax = u, u, u
+	}
 	return rc
 }
 

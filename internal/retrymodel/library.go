@@ -256,6 +256,14 @@ func (p *callCtx) resolveBackoff(e ast.Expr, pkg string, depth int) boPolicy {
 	for _, s := range p.setsOn(vars) {
 		p.boField(&b, s.name, s.rhs)
 	}
+	if p.escaped(vars) && b.kind == "exponential" {
+		// handed to a function that may set its fields
+		u := unknownVal(b.pos)
+		b.initial, b.maxIntv, b.mult, b.rnd = u, u, u, u
+		if b.maxElapsed.Set {
+			b.maxElapsed = u
+		}
+	}
 	return b
 }
 

@@ -104,3 +104,12 @@ func (c *client) post() *request { return &request{http: c.http} }
 func (r *request) do(req *retryablehttp.Request) (*http.Response, error) {
 	return r.http.Do(req) // want `^retryablehttp\.Client\.Do kind=client attempts=3 waits=- jitter=unknown deadline=unknown cancel=unknown retryafter=yes .*assumed=false client=retryablehttp/retryablehttp.go:90`
 }
+
+// A client handed to a function that configures it: its settings are unknown.
+func configure(c *retryablehttp.Client) { c.RetryMax = 10 }
+
+func escaped() (*http.Response, error) {
+	c := retryablehttp.NewClient()
+	configure(c)
+	return c.Get("http://x") // want `^retryablehttp\.Client\.Get kind=client attempts=\? waits=- .*assumed=false`
+}
