@@ -142,8 +142,18 @@ func TestVettool(t *testing.T) {
 			t.Errorf("no finding of analyzer %s on testdata/suite", a.Name)
 		}
 	}
+	// Findings that need facts from another package of the suite.
+	for _, a := range analyzers.All() {
+		if a.Name != "deadlinecensus" && a.Name != "doubleretry" {
+			continue
+		}
+		tag := "[" + a.Name + "]"
+		if !slices.ContainsFunc(alone, func(f string) bool { return strings.HasPrefix(f, "crosspkg/") && strings.Contains(f, tag) }) {
+			t.Errorf("no cross-package finding of %s in testdata/suite/crosspkg", a.Name)
+		}
+	}
 	for _, f := range alone {
-		if strings.HasPrefix(f, "clean/") {
+		if strings.HasPrefix(f, "clean/") || strings.HasPrefix(f, "quiet/") {
 			t.Errorf("finding in the clean package: %s", f)
 		}
 	}
