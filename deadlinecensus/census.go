@@ -64,7 +64,9 @@ type Program struct {
 	Pkgs     []*packages.Package // initial packages
 	Prog     *ssa.Program
 	Graph    *callgraph.Graph
-	analyzed map[*types.Package]*packages.Package
+	analyzed map[*types.Package]*packages.Package // the packages named on the command line
+	all      map[*types.Package]*packages.Package // every loaded package
+	module   []*packages.Package                  // packages of the main module(s) not named: their pipelines count
 	modDirs  []string
 }
 
@@ -105,7 +107,7 @@ func Load(opts Options, patterns ...string) (*Program, error) {
 		cg = vta.CallGraph(ssautil.AllFunctions(prog), cha.CallGraph(prog))
 	}
 	cg.DeleteSyntheticNodes()
-	p := &Program{Pkgs: pkgs, Prog: prog, Graph: cg, analyzed: map[*types.Package]*packages.Package{}}
+	p := &Program{Pkgs: pkgs, Prog: prog, Graph: cg, analyzed: map[*types.Package]*packages.Package{}, all: map[*types.Package]*packages.Package{}}
 	seenMod := map[string]bool{}
 	for _, pkg := range pkgs {
 		if isTestMain(pkg) {
@@ -117,6 +119,12 @@ func Load(opts Options, patterns ...string) (*Program, error) {
 			p.modDirs = append(p.modDirs, pkg.Module.Dir)
 		}
 	}
+	packages.Visit(pkgs, nil, func(pkg *packages.Package) {
+		p.all[pkg.Types] = pkg
+		if p.analyzed[pkg.Types] == nil && !isTestMain(pkg) && pkg.Module != nil && pkg.Module.Main {
+			p.module = append(p.module, pkg)
+		}
+	})
 	return p, nil
 }
 
@@ -135,7 +143,11 @@ func Run(p *Program) (*Census, error) {
 			roots = append(roots, pkg)
 		}
 	}
-	graph, err := checker.Analyze([]*analysis.Analyzer{retrymodel.Analyzer}, roots, nil)
+	// Pipelines may live in packages of the module that were not named
+	// (census ./cmd/... finds the pipeline in ./llm); their callers are
+	// still only walked through the named packages.
+	all := append(slices.Clip(roots), p.module...)
+	graph, err := checker.Analyze([]*analysis.Analyzer{retrymodel.Analyzer}, all, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -152,7 +164,7 @@ func Run(p *Program) (*Census, error) {
 	w := newWalker(p)
 	byName := map[string]*Pipeline{}
 	var order, truncated []string
-	for _, pkg := range roots {
+	for _, pkg := range all {
 		res := results[pkg.Types]
 		if res == nil {
 			continue
@@ -265,7 +277,7 @@ func (p *Program) folder(cache map[*types.Package]*durconst.Folder) func(*ssa.Fu
 			return f
 		}
 		var f *durconst.Folder
-		if pkg := p.analyzed[tp]; pkg != nil {
+		if pkg := p.all[tp]; pkg != nil && pkg.TypesInfo != nil {
 			f = durconst.New(pkg.TypesInfo, pkg.Syntax)
 		}
 		cache[tp] = f

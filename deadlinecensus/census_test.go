@@ -130,6 +130,8 @@ func TestCases(t *testing.T) {
 		{"cases.Generic", "exported", "cases.Generic -> cases.Each -> llm.(*Client).Complete", "45s", "", "no", "yes"},
 		// http.TimeoutHandler around a handler.
 		{"cases.Handler$1", "http-handler", "", "30s", "", "no", "no"},
+		// A helper that returns the context it derives.
+		{"cases.ViaHelper", "exported", "", "35s", "cases/cases.go:118:9", "no", "no"},
 		// Two pipelines sharing a caller.
 		{"cases.Both", "exported", "cases.Both -> llm.(*Client).Complete", "10s", "", "no", "no"},
 	})
@@ -143,6 +145,9 @@ func TestCases(t *testing.T) {
 		t.Errorf("search requirement %v (%s), want 12s: 5s attempt + 2s wait + 5s attempt", s.Req.Required, s.Req.Derivation)
 	}
 	checkRows(t, s, []want{{"cases.Both", "exported", "cases.Both -> search.(*Index).Query", "10s", "", "no", "yes"}})
+	// A pipeline that takes no context: no deadline reaches it.
+	r := pipeline(t, c, "example.com/t/search.(*Index).Refresh")
+	checkRows(t, r, []want{{"cases.Refresh", "exported", "cases.Refresh -> search.(*Index).Refresh", "none", "", "yes", "unknown"}})
 }
 
 // TestJSONShape checks -format json against the shape DESIGN.md gives.

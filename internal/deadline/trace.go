@@ -294,12 +294,12 @@ func hasSet(sets []Set, pos token.Pos) bool {
 // single result).
 func (t *Tracer) call(c *ssa.Call, index int, seen map[ssa.Value]bool) Flow {
 	fn := c.Call.StaticCallee()
-	if fn == nil || fn.Pkg == nil && fn.Object() == nil {
-		return Flow{Origin: Opaque, Pos: c.Pos(), What: describe(c)}
+	if fn == nil {
+		return t.derived(c, index, seen)
 	}
 	obj, _ := fn.Object().(*types.Func)
 	if obj == nil || obj.Pkg() == nil {
-		return Flow{Origin: Opaque, Pos: c.Pos(), What: describe(c)}
+		return t.derived(c, index, seen)
 	}
 	args := c.Call.Args
 	path, name := obj.Pkg().Path(), obj.Name()

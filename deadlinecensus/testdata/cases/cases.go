@@ -112,3 +112,20 @@ func Handler(c *llm.Client) http.Handler {
 		c.Complete(r.Context(), r.URL.Path)
 	}), 30*time.Second, "timeout")
 }
+
+// withBudget is a helper that returns the context it derives.
+func withBudget(ctx context.Context) (context.Context, context.CancelFunc) {
+	return context.WithTimeout(ctx, 35*time.Second) // want `deadline 35s \(set here\) < 72s needed` `deadline 35s is below the 40s p99`
+}
+
+// ViaHelper gets its deadline from a helper.
+func ViaHelper(c *llm.Client) {
+	ctx, cancel := withBudget(context.Background())
+	defer cancel()
+	c.Complete(ctx, "x")
+}
+
+// Refresh calls a pipeline that takes no context.
+func Refresh(s *search.Index) {
+	s.Refresh()
+}

@@ -41,3 +41,19 @@ func (x *Index) Query(ctx context.Context) error { // want Query:`needs 12s on p
 	}
 	return err
 }
+
+// Refresh retries a reload; it takes no context, so no caller's deadline
+// reaches it.
+func (x *Index) Refresh() error {
+	var err error
+	for attempt := 0; attempt < 3; attempt++ {
+		var resp *http.Response
+		resp, err = x.HTTP.Get(x.URL + "/refresh")
+		if err == nil {
+			resp.Body.Close()
+			return nil
+		}
+		time.Sleep(time.Second)
+	}
+	return err
+}
