@@ -675,23 +675,27 @@ func (p *callCtx) optList(call *ast.CallExpr, i int) (opts []ast.Expr, complete 
 	return append(opts, more...), ok
 }
 
-// sliceElems returns the elements a slice variable is built from.
-func (p *callCtx) sliceElems(e ast.Expr, depth int) ([]ast.Expr, bool) {
+// sliceElems returns the elements a slice variable is built from. ok is
+// false when some elements are not visible (a spread of another slice, a
+// conditional append, a value from elsewhere); the visible ones, appended
+// unconditionally, are still returned.
+func (p *callCtx) sliceElems(e ast.Expr, depth int) (out []ast.Expr, ok bool) {
 	if depth > 4 {
 		return nil, false
 	}
 	e = astutil.Unparen(e)
-	if cl, ok := e.(*ast.CompositeLit); ok {
+	if cl, isLit := e.(*ast.CompositeLit); isLit {
 		return cl.Elts, true
 	}
-	if call, ok := e.(*ast.CallExpr); ok {
-		if id, ok := astutil.Unparen(call.Fun).(*ast.Ident); ok && id.Name == "append" {
+	if call, isCall := e.(*ast.CallExpr); isCall {
+		if id, isID := astutil.Unparen(call.Fun).(*ast.Ident); isID && id.Name == "append" {
 			if _, isBuiltin := p.info.Uses[id].(*types.Builtin); isBuiltin && len(call.Args) > 0 {
 				base, ok := p.sliceElems(call.Args[0], depth+1)
-				if !ok || call.Ellipsis.IsValid() {
-					return nil, false
+				if call.Ellipsis.IsValid() {
+					more, ok2 := p.sliceElems(call.Args[len(call.Args)-1], depth+1)
+					return append(append(base, call.Args[1:len(call.Args)-1]...), more...), ok && ok2
 				}
-				return append(base, call.Args[1:]...), true
+				return append(base, call.Args[1:]...), ok
 			}
 		}
 		return nil, false
@@ -700,33 +704,45 @@ func (p *callCtx) sliceElems(e ast.Expr, depth int) ([]ast.Expr, bool) {
 	if v == nil {
 		return nil, false
 	}
-	var out []ast.Expr
 	srcs := p.index().vars[v]
 	if len(srcs) == 0 {
 		return nil, false
 	}
+	ok = true
 	for _, s := range srcs {
-		if s.unknown || s.tuple || s.cond {
-			return nil, false
+		if s.unknown || s.tuple {
+			ok = false
+			continue
 		}
-		x := astutil.Unparen(s.expr)
-		switch x := x.(type) {
+		if s.cond {
+			ok = false // may or may not run
+			continue
+		}
+		switch x := astutil.Unparen(s.expr).(type) {
 		case *ast.CompositeLit:
 			out = append(out, x.Elts...)
 		case *ast.CallExpr:
-			id, ok := astutil.Unparen(x.Fun).(*ast.Ident)
-			if !ok || id.Name != "append" || len(x.Args) == 0 || x.Ellipsis.IsValid() || p.varOf(x.Args[0]) != v {
-				return nil, false
-			}
-			out = append(out, x.Args[1:]...)
-		default:
-			if id, ok := x.(*ast.Ident); ok && id.Name == "nil" {
+			id, isID := astutil.Unparen(x.Fun).(*ast.Ident)
+			if !isID || id.Name != "append" || len(x.Args) == 0 || p.varOf(x.Args[0]) != v {
+				ok = false
 				continue
 			}
-			return nil, false
+			if x.Ellipsis.IsValid() {
+				more, ok2 := p.sliceElems(x.Args[len(x.Args)-1], depth+1)
+				out = append(append(out, x.Args[1:len(x.Args)-1]...), more...)
+				ok = ok && ok2
+				continue
+			}
+			out = append(out, x.Args[1:]...)
+		case *ast.Ident:
+			if x.Name != "nil" {
+				ok = false
+			}
+		default:
+			ok = false
 		}
 	}
-	return out, true
+	return out, ok
 }
 
 // funcLitOrFunc returns the closure handed as an operation, or the named

@@ -108,3 +108,23 @@ func (b *Bot) Say(ctx context.Context) error {
 	_, err := b.c.Chat.Completions.New(ctx, params) // want `^openai Chat\.Completions\.New kind=sdk attempts=1 .*elapsed=20s assumed=false client=openai/openai.go:95 .*notes=bounded by the timeout of its context`
 	return err
 }
+
+// Options partly from a caller: the visible WithMaxRetries(0) is taken.
+func partly(ctx context.Context, extra []option.RequestOption) error {
+	opts := []option.RequestOption{option.WithMaxRetries(0)}
+	opts = append(opts, extra...)
+	client := openai.NewClient(opts...)
+	_, err := client.Chat.Completions.New(ctx, params) // want `^openai Chat\.Completions\.New kind=sdk attempts=1 .*assumed=false`
+	return err
+}
+
+// A conditional WithMaxRetries(0) may not run: the default is assumed.
+func conditional(ctx context.Context, off bool) error {
+	var opts []option.RequestOption
+	if off {
+		opts = append(opts, option.WithMaxRetries(0))
+	}
+	client := openai.NewClient(opts...)
+	_, err := client.Chat.Completions.New(ctx, params) // want `^openai Chat\.Completions\.New kind=sdk attempts=3 .*assumed=true`
+	return err
+}
