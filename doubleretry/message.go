@@ -128,6 +128,8 @@ func (c *checker) describe(li retrymodel.LayerInfo, via []string) string {
 		who = "client"
 	}
 	switch {
+	case li.AttemptsKnown && li.Assumed && li.ClientPosn != "":
+		fmt.Fprintf(&b, ", which retries %d more times (%s default (%d retries), assumed: the configuration of the client built at %s cannot be read)", li.Attempts-1, who, li.Attempts-1, li.ClientPosn)
 	case li.AttemptsKnown && li.Assumed:
 		fmt.Fprintf(&b, ", which retries %d more times (%s default (%d retries), assumed: client construction not found)", li.Attempts-1, who, li.Attempts-1)
 	case li.AttemptsKnown:

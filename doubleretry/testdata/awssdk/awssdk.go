@@ -17,7 +17,7 @@ import (
 func Fetch(ctx context.Context, cfg aws.Config, key string) ([]byte, error) {
 	client := s3.NewFromConfig(cfg)
 	var data []byte
-	err := retry.Do(func() error { // want `retry.Do \(3 attempts\) at awssdk/awssdk.go:20 wraps aws s3.GetObject at awssdk/awssdk.go:21, which retries 2 more times \(SDK default \(2 retries\), assumed: client construction not found\): up to 9 requests per call; pick one layer: RetryMaxAttempts = 1 \(or aws.NopRetryer\) on the client, or drop this retry.Do`
+	err := retry.Do(func() error { // want `retry.Do \(3 attempts\) at awssdk/awssdk.go:20 wraps aws s3.GetObject at awssdk/awssdk.go:21, which retries 2 more times \(SDK default \(2 retries\), assumed: the configuration of the client built at awssdk/awssdk.go:18 cannot be read\): up to 9 requests per call; pick one layer: RetryMaxAttempts = 1 \(or aws.NopRetryer\) on the client, or drop this retry.Do`
 		out, err := client.GetObject(ctx, &s3.GetObjectInput{Bucket: aws.String("b"), Key: aws.String(key)})
 		if err != nil {
 			return err

@@ -12,6 +12,9 @@
 //     stops at the package boundary), so the SDK default is assumed: the
 //     positive case says "assumed", and the client with retries off is a
 //     false positive.
+//   - WaitReady: wait.ExponentialBackoff used to poll (an error ends the wait,
+//     "not ready" asks again) is taken for a retry layer (library.go), so a
+//     poll around a retrying client is reported; it must stay quiet.
 //   - Nested: an outer loop whose retried call sits inside an inner retry
 //     loop of the same function is not recognised as a retry loop.
 package gaps
@@ -22,8 +25,10 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/hashicorp/go-retryablehttp"
 	"github.com/openai/openai-go/v3"
 	"github.com/openai/openai-go/v3/option"
+	"k8s.io/apimachinery/pkg/util/wait"
 
 	"example.com/t/c"
 )
@@ -52,7 +57,7 @@ var errEmpty = errors.New("empty answer")
 // Cond retries on an error or an empty answer.
 func (a *Agent) Cond(ctx context.Context, q string) (string, error) {
 	var last error
-	for i := range 4 { // want `retry loop \(4 attempts\) at gaps/gaps.go:55 wraps openai Chat.Completions.New at gaps/gaps.go:43 \(through gaps.\(\*Agent\).Search\), which retries 2 more times by default \(client built at gaps/gaps.go:40\): up to 12 requests per call`
+	for i := range 4 { // want `retry loop \(4 attempts\) at gaps/gaps.go:\d+ wraps openai Chat.Completions.New at gaps/gaps.go:\d+ \(through gaps.\(\*Agent\).Search\), which retries 2 more times by default \(client built at gaps/gaps.go:\d+\): up to 12 requests per call`
 		out, err := a.Search(ctx, q)
 		if err == nil && out != "" {
 			return out, nil
@@ -78,7 +83,7 @@ type Searcher interface {
 // Lookup retries through the interface.
 func Lookup(ctx context.Context, s Searcher, q string) (string, error) {
 	var err error
-	for i := 0; i < 2; i++ { // want `retry loop \(2 attempts\) at gaps/gaps.go:81 wraps openai Chat.Completions.New at gaps/gaps.go:43 \(through gaps.\(\*Agent\).Search\), which retries 2 more times by default \(client built at gaps/gaps.go:40\): up to 6 requests per call`
+	for i := 0; i < 2; i++ { // want `retry loop \(2 attempts\) at gaps/gaps.go:\d+ wraps openai Chat.Completions.New at gaps/gaps.go:\d+ \(through gaps.\(\*Agent\).Search\), which retries 2 more times by default \(client built at gaps/gaps.go:\d+\): up to 6 requests per call`
 		var out string
 		if out, err = s.Search(ctx, q); err == nil {
 			return out, nil
@@ -91,7 +96,7 @@ func Lookup(ctx context.Context, s Searcher, q string) (string, error) {
 // Direct retries a call on package c's client variable (SDK default).
 func Direct(ctx context.Context, q string) (string, error) {
 	var err error
-	for i := 0; i < 3; i++ { // want `retry loop \(3 attempts\) at gaps/gaps.go:94 wraps openai Chat.Completions.New at gaps/gaps.go:95, which retries 2 more times by default \(client built at c/c.go:54\): up to 9 requests per call`
+	for i := 0; i < 3; i++ { // want `retry loop \(3 attempts\) at gaps/gaps.go:\d+ wraps openai Chat.Completions.New at gaps/gaps.go:\d+, which retries 2 more times by default \(client built at c/c.go:54\): up to 9 requests per call`
 		resp, e := c.Client.Chat.Completions.New(ctx, params(q))
 		if e == nil {
 			return resp.Choices[0].Message.Content, nil
@@ -128,7 +133,7 @@ func ping(url string) error {
 // function.
 func Nested(url string) error {
 	var err error
-	for i := 0; i < 3; i++ { // want `retry loop \(3 attempts\) at gaps/gaps.go:131 wraps retry loop \(2 attempts\) at gaps/gaps.go:132: up to 6 requests per call; pick one layer: drop the inner retry loop at gaps/gaps.go:132, or drop this loop`
+	for i := 0; i < 3; i++ { // want `retry loop \(3 attempts\) at gaps/gaps.go:\d+ wraps retry loop \(2 attempts\) at gaps/gaps.go:\d+: up to 6 requests per call; pick one layer: drop the inner retry loop at gaps/gaps.go:\d+, or drop this loop`
 		for j := 0; j < 2; j++ {
 			if err = ping(url); err == nil {
 				break
@@ -141,4 +146,19 @@ func Nested(url string) error {
 		time.Sleep(time.Second)
 	}
 	return err
+}
+
+// WaitReady polls until the remote end reports ready: an error ends the
+// wait at once, "not ready yet" waits and asks again. A poll, not a retry,
+// around a retrying client: quiet.
+func WaitReady(ctx context.Context, url string) error {
+	rc := retryablehttp.NewClient()
+	return wait.ExponentialBackoffWithContext(ctx, wait.Backoff{Steps: 8, Duration: time.Second, Factor: 2}, func(ctx context.Context) (bool, error) {
+		resp, err := rc.Get(url)
+		if err != nil {
+			return true, err
+		}
+		defer resp.Body.Close()
+		return resp.StatusCode == http.StatusOK, nil
+	})
 }
