@@ -24,7 +24,7 @@ var Analyzer = &analysis.Analyzer{
 	Run:        run,
 	Requires:   []*analysis.Analyzer{inspect.Analyzer},
 	ResultType: reflect.TypeOf((*Result)(nil)),
-	FactTypes:  []analysis.Fact{(*FuncFact)(nil)},
+	FactTypes:  []analysis.Fact{(*FuncFact)(nil), (*ClientFact)(nil)},
 }
 
 // Result is what the model knows of one package.
