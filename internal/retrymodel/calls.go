@@ -387,6 +387,12 @@ func buildIndex(info *types.Info, files []*ast.File) *callIndex {
 						if owner := objOf(sel.X); owner != nil {
 							ix.sets[owner] = append(ix.sets[owner], fieldSet{name: sel.Sel.Name, rhs: n.Rhs[i], pos: n.Rhs[i].Pos()})
 						}
+						// x.f.g = e is also a set of "f.g" on x (rc.HTTPClient.Timeout)
+						if inner, ok := astutil.Unparen(sel.X).(*ast.SelectorExpr); ok {
+							if owner := objOf(inner.X); owner != nil {
+								ix.sets[owner] = append(ix.sets[owner], fieldSet{name: inner.Sel.Name + "." + sel.Sel.Name, rhs: n.Rhs[i], pos: n.Rhs[i].Pos()})
+							}
+						}
 					}
 					v := objOf(lhs)
 					if v == nil {

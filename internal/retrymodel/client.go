@@ -37,6 +37,7 @@ type rhPolicy struct {
 	backoff    ast.Expr // nil: DefaultBackoff
 	backoffPos token.Pos
 	check      ast.Expr // nil: DefaultRetryPolicy
+	timeout    Value    // HTTPClient.Timeout: per attempt
 	posn       string   // where it was built, when in another package
 }
 
@@ -143,7 +144,35 @@ func (p *callCtx) rhField(rc *rhPolicy, name string, v ast.Expr) {
 		rc.backoff, rc.backoffPos = v, v.Pos()
 	case "CheckRetry":
 		rc.check = v
+	case "HTTPClient":
+		rc.timeout = p.httpClientTimeout(v)
+	case "HTTPClient.Timeout":
+		rc.timeout = p.durVal(v)
 	}
+}
+
+// httpClientTimeout reads the Timeout of an *http.Client value built by a
+// literal in this package (unset: no timeout, Value not Set).
+func (p *callCtx) httpClientTimeout(e ast.Expr) Value {
+	x, vars := p.origin(e)
+	lit, ok := x.(*ast.CompositeLit)
+	if !ok || !namedIs(p.info.TypeOf(lit), "net/http", "Client") {
+		return Value{}
+	}
+	var v Value
+	for _, elt := range lit.Elts {
+		if kv, ok := elt.(*ast.KeyValueExpr); ok {
+			if id, ok := kv.Key.(*ast.Ident); ok && id.Name == "Timeout" {
+				v = p.durVal(kv.Value)
+			}
+		}
+	}
+	for _, s := range p.setsOn(vars) {
+		if s.name == "Timeout" {
+			v = p.durVal(s.rhs)
+		}
+	}
+	return v
 }
 
 // applyRH fills a layer's policy from a retryable client.
@@ -164,6 +193,9 @@ func (p *callCtx) applyRH(l *Layer, rc rhPolicy) {
 		if rc.max.N < 0 {
 			pol.Attempts.N = 1
 		}
+	}
+	if rc.timeout.Set {
+		pol.PerAttempt = rc.timeout
 	}
 	if rc.check != nil {
 		pol.Classifier = rc.check

@@ -177,6 +177,9 @@ func (p *callCtx) stainlessOpts(opts []ast.Expr, root string) (retries, perAttem
 		case "WithRequestTimeout":
 			perAttempt = p.durVal(oc.Args[0])
 		case "WithHTTPClient":
+			if t := p.httpClientTimeout(oc.Args[0]); t.Set {
+				perAttempt = t
+			}
 			if rc, at, ok := p.standardClientOf(oc.Args[0]); ok {
 				transport = "HTTP client is a retryablehttp StandardClient (built at " + p.short(at) + "): the transport retries too"
 				if rc.max.Known {

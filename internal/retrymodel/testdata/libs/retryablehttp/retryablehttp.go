@@ -113,3 +113,14 @@ func escaped() (*http.Response, error) {
 	configure(c)
 	return c.Get("http://x") // want `^retryablehttp\.Client\.Get kind=client attempts=\? waits=- .*assumed=false`
 }
+
+// The HTTP client's Timeout bounds each attempt.
+func timeouts() (*http.Response, error) {
+	c := retryablehttp.NewClient()
+	c.HTTPClient.Timeout = 10 * time.Second
+	d := &retryablehttp.Client{RetryMax: 1, HTTPClient: &http.Client{Timeout: 5 * time.Second}}
+	if _, err := d.Get("http://x"); err != nil { // want `^retryablehttp\.Client\.Get kind=client attempts=2 .*perattempt=5s`
+		return nil, err
+	}
+	return c.Get("http://x") // want `^retryablehttp\.Client\.Get kind=client attempts=5 .*perattempt=10s`
+}

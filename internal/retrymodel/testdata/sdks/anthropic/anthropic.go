@@ -3,6 +3,8 @@ package anthropic
 
 import (
 	"context"
+	"net/http"
+	"time"
 
 	"github.com/anthropics/anthropic-sdk-go"
 	"github.com/anthropics/anthropic-sdk-go/option"
@@ -19,7 +21,7 @@ func New() *Agent {
 }
 
 func (a *Agent) Ask(ctx context.Context) (*anthropic.Message, error) {
-	return a.c.Messages.New(ctx, anthropic.MessageNewParams{MaxTokens: 10, Model: anthropic.ModelClaudeSonnet4_5}) // want `^anthropic Messages\.New kind=sdk attempts=4 waits=500ms,1s,2s jitter=yes deadline=yes cancel=yes retryafter=yes .*assumed=false client=anthropic/anthropic.go:17`
+	return a.c.Messages.New(ctx, anthropic.MessageNewParams{MaxTokens: 10, Model: anthropic.ModelClaudeSonnet4_5}) // want `^anthropic Messages\.New kind=sdk attempts=4 waits=500ms,1s,2s jitter=yes deadline=yes cancel=yes retryafter=yes .*assumed=false client=anthropic/anthropic.go:19`
 }
 
 func (a *Agent) Off(ctx context.Context) (*anthropic.Message, error) {
@@ -28,6 +30,12 @@ func (a *Agent) Off(ctx context.Context) (*anthropic.Message, error) {
 
 func Default(ctx context.Context) error {
 	c := anthropic.NewClient()
-	_, err := c.Beta.Messages.New(ctx, anthropic.BetaMessageNewParams{}) // want `^anthropic Beta\.Messages\.New kind=sdk attempts=3 waits=500ms,1s .*assumed=false client=anthropic/anthropic.go:30`
+	_, err := c.Beta.Messages.New(ctx, anthropic.BetaMessageNewParams{}) // want `^anthropic Beta\.Messages\.New kind=sdk attempts=3 waits=500ms,1s .*assumed=false client=anthropic/anthropic.go:32`
+	return err
+}
+
+func timeout(ctx context.Context) error {
+	c := anthropic.NewClient(option.WithHTTPClient(&http.Client{Timeout: 45 * time.Second}))
+	_, err := c.Messages.New(ctx, anthropic.MessageNewParams{}) // want `^anthropic Messages\.New kind=sdk attempts=3 .*perattempt=45s`
 	return err
 }
