@@ -10,6 +10,7 @@ import (
 	"golang.org/x/tools/go/analysis"
 
 	"github.com/retryvet/retryvet/analyzers/expiredctx"
+	"github.com/retryvet/retryvet/analyzers/retrystatus"
 	"github.com/retryvet/retryvet/deadlinecensus"
 	"github.com/retryvet/retryvet/doubleretry"
 )
@@ -20,6 +21,7 @@ func All() []*analysis.Analyzer {
 		// one line per analyzer, in the order of DESIGN.md
 		deadlinecensus.Analyzer,
 		doubleretry.Analyzer,
+		retrystatus.Analyzer,
 		expiredctx.Analyzer,
 	}
 }

@@ -395,7 +395,9 @@ func (ck *checker) check(d *decision) {
 	var perm []int
 	var pa *atom
 	for _, c := range permanent {
-		if !d.retried[c] {
+		// A permanent code retried only after the error's code or message
+		// was read is a classified exception (a known race), not a blind retry.
+		if !d.retried[c] || !d.noBody[c] {
 			continue
 		}
 		for _, a := range atoms {

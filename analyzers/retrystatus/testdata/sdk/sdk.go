@@ -164,3 +164,20 @@ func RawOpenAI(body func() io.Reader) (*http.Response, error) {
 	}
 	return nil, errors.New("out of attempts")
 }
+
+// RetryKnownRace retries one 400 whose message names a known race (as
+// openai-go's agent stream does): the body is read, so it is no blind
+// retry of a permanent code. Quiet.
+func RetryKnownRace(ctx context.Context, c openai.Client, p openai.ChatCompletionNewParams) error {
+	for attempt := 0; ; attempt++ {
+		_, err := c.Chat.Completions.New(ctx, p)
+		if err == nil {
+			return nil
+		}
+		var apiErr *openai.Error
+		if attempt == 3 || !errors.As(err, &apiErr) || apiErr.StatusCode != 400 || apiErr.Code != "invalid_request_error" {
+			return err
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+}
