@@ -79,7 +79,10 @@ func (pc *pkgCtx) callLayer(call *ast.CallExpr, fnNode ast.Node, stack []ast.Nod
 		return nil
 	}
 	p := &callCtx{pkgCtx: pc, stack: stack}
-	p.exportClientFacts()
+	if path != "net/http" {
+		// a package that builds clients calls the SDK or retryablehttp
+		p.exportClientFacts()
+	}
 	var l *Layer
 	switch {
 	case path == pkgBackoffV4 || path == pkgBackoffV3 || path == pkgBackoffV2:
