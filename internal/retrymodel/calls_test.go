@@ -80,20 +80,7 @@ func describeCallLayer(fset *token.FileSet, l *retrymodel.Layer) string {
 		val(pol.PerAttempt, true), l.Context != nil, l.Body != nil, len(l.Ops), strings.Join(fns, ","), strings.Join(pol.Notes, "; "))
 }
 
-// registerClientFact makes the model export and import ClientFacts (clients
-// built in another package) for the tests, until retrymodel.Analyzer lists
-// the fact type itself.
-func registerClientFact() {
-	for _, ft := range retrymodel.Analyzer.FactTypes {
-		if _, ok := ft.(*retrymodel.ClientFact); ok {
-			return
-		}
-	}
-	retrymodel.Analyzer.FactTypes = append(retrymodel.Analyzer.FactTypes, (*retrymodel.ClientFact)(nil))
-}
-
 func TestCallLayers(t *testing.T) {
-	registerClientFact()
 	dir, err := filepath.Abs("testdata")
 	if err != nil {
 		t.Fatal(err)

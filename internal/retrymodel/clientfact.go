@@ -18,8 +18,6 @@ import (
 // package that calls the function (llm.New()) or reads the variable sees
 // where the client was built and how often it retries, the way it would if
 // the client were built in the package itself.
-//
-// The fact is only used when the Analyzer registers it in FactTypes.
 type ClientFact struct {
 	// Kind is "openai", "anthropic" (Stainless SDK clients),
 	// "retryablehttp" (*retryablehttp.Client) or "standard" (an
