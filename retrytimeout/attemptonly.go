@@ -2,6 +2,7 @@ package retrytimeout
 
 import (
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/retryvet/retryvet/internal/durconst"
@@ -30,6 +31,12 @@ func (c *checker) attemptOnly(l *retrymodel.Layer) string {
 	}
 	pol := &l.Policy
 	if pol.DeadlineAware != retrymodel.No || hasLimit(pol.MaxElapsed) || pol.Guard != nil {
+		return ""
+	}
+	// Without a wait between attempts the retry spends only the attempts'
+	// own time, which the operation's context bounds; nothing waits past
+	// the caller's deadline.
+	if !waits(l) {
 		return ""
 	}
 	if ws, ok := knownWaits(l); ok {
@@ -74,4 +81,18 @@ const attemptOnlyAdvice = "check ctx.Err() or the time left (ctx.Deadline) befor
 // positive or unknown value. backoff's MaxElapsedTime = 0 means no limit.
 func hasLimit(v retrymodel.Value) bool {
 	return v.Set && (!v.Known || v.D > 0)
+}
+
+// waits reports whether the layer waits between attempts: a wait the model
+// found in a loop, or a positive wait in its schedule.
+func waits(l *retrymodel.Layer) bool {
+	if l.Kind == retrymodel.Loop {
+		return len(l.Waits) > 0
+	}
+	for _, w := range l.Policy.Waits {
+		if w > 0 {
+			return true
+		}
+	}
+	return len(l.Policy.Waits) == 0 && l.Policy.Schedule != "" && !strings.HasPrefix(l.Policy.Schedule, "no wait")
 }

@@ -19,7 +19,9 @@ func (c *checker) noJitter(l *retrymodel.Layer) {
 	if pol.Jitter != retrymodel.No {
 		return
 	}
-	if n, ok := l.Attempts(); ok && n < 2 {
+	// A herd forms against a shared remote service; a local lock or file
+	// retried in step synchronises nobody else.
+	if l.Remote != retrymodel.Yes {
 		return
 	}
 	var ws []time.Duration
@@ -30,6 +32,16 @@ func (c *checker) noJitter(l *retrymodel.Layer) {
 	}
 	if len(ws) == 0 {
 		return // no wait between attempts, or waits not known to be positive
+	}
+	// Unbounded retries at a constant interval are polls (waiting for a
+	// server to come up, a lock to free): report bounded retries, and
+	// unbounded ones whose waits grow (reconnect backoff).
+	if n, ok := l.Attempts(); ok {
+		if n < 2 {
+			return
+		}
+	} else if allEqual(ws) {
+		return
 	}
 	pos := pol.JitterPos
 	if !pos.IsValid() {
@@ -86,4 +98,13 @@ func (c *checker) waitPos(l *retrymodel.Layer) token.Pos {
 		}
 	}
 	return pos
+}
+
+func allEqual(ws []time.Duration) bool {
+	for _, w := range ws {
+		if w != ws[0] {
+			return false
+		}
+	}
+	return true
 }
