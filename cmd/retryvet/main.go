@@ -17,9 +17,14 @@
 // golang.org/x/tools/go/analysis/checker and writes SARIF 2.1.0 (rule ids
 // are analyzer names, locations are relative to the module root). Exit
 // codes are those of x/tools: 0 clean, 3 findings, 1 errors.
+//
+// -p99 DURATION is the p99 latency assumed for remote calls whose function
+// has no //retryvet:p99 directive (the golangci-lint plugin's p99 setting);
+// go vet passes it on: go vet -vettool=$(command -v retryvet) -p99=30s ./...
 package main
 
 import (
+	"flag"
 	"os"
 
 	"golang.org/x/tools/go/analysis/multichecker"
@@ -42,5 +47,6 @@ func main() {
 	if format != "" {
 		os.Args = append(os.Args[:1], multicheckerArgs(format, rest)...)
 	}
+	registerP99(flag.CommandLine) // parsed by multichecker with its own flags
 	multichecker.Main(analyzers.All()...)
 }

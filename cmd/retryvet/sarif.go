@@ -32,6 +32,7 @@ func runSARIF(all []*analysis.Analyzer, args []string, dir string, stdout, stder
 	fs := flag.NewFlagSet("retryvet -format sarif", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	tests := fs.Bool("test", true, "analyze test files too")
+	registerP99(fs)
 	enable := make(map[string]*triFlag)
 	for _, a := range all {
 		f := new(triFlag)
@@ -39,7 +40,7 @@ func runSARIF(all []*analysis.Analyzer, args []string, dir string, stdout, stder
 		fs.Var(f, a.Name, "enable "+a.Name+" analysis")
 	}
 	fs.Usage = func() {
-		fmt.Fprintf(stderr, "usage: retryvet -format sarif [-NAME[=false]...] [-test=false] packages...\n")
+		fmt.Fprintf(stderr, "usage: retryvet -format sarif [-NAME[=false]...] [-test=false] [-p99 DURATION] packages...\n")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {

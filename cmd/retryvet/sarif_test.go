@@ -15,6 +15,7 @@ import (
 	"golang.org/x/tools/go/analysis"
 
 	"github.com/retryvet/retryvet/analyzers"
+	"github.com/retryvet/retryvet/internal/retrymodel"
 	"github.com/retryvet/retryvet/internal/testmod"
 )
 
@@ -78,29 +79,31 @@ type sarifLog struct {
 		OriginalURIBaseIDs map[string]struct {
 			URI string `json:"uri"`
 		} `json:"originalUriBaseIds"`
-		Results []struct {
-			RuleID    string `json:"ruleId"`
-			RuleIndex int    `json:"ruleIndex"`
-			Message   struct {
-				Text string `json:"text"`
-			} `json:"message"`
-			Locations []struct {
-				PhysicalLocation struct {
-					ArtifactLocation struct {
-						URI       string `json:"uri"`
-						URIBaseID string `json:"uriBaseId"`
-					} `json:"artifactLocation"`
-					Region struct {
-						StartLine   int `json:"startLine"`
-						StartColumn int `json:"startColumn"`
-					} `json:"region"`
-				} `json:"physicalLocation"`
-			} `json:"locations"`
-		} `json:"results"`
+		Results     []sarifResult `json:"results"`
 		Invocations []struct {
 			ExecutionSuccessful bool `json:"executionSuccessful"`
 		} `json:"invocations"`
 	} `json:"runs"`
+}
+
+type sarifResult struct {
+	RuleID    string `json:"ruleId"`
+	RuleIndex int    `json:"ruleIndex"`
+	Message   struct {
+		Text string `json:"text"`
+	} `json:"message"`
+	Locations []struct {
+		PhysicalLocation struct {
+			ArtifactLocation struct {
+				URI       string `json:"uri"`
+				URIBaseID string `json:"uriBaseId"`
+			} `json:"artifactLocation"`
+			Region struct {
+				StartLine   int `json:"startLine"`
+				StartColumn int `json:"startColumn"`
+			} `json:"region"`
+		} `json:"physicalLocation"`
+	} `json:"locations"`
 }
 
 func runSARIFText(t *testing.T, dir string, args ...string) (code int, out []byte, log sarifLog) {
@@ -130,7 +133,8 @@ func validate(t *testing.T, out []byte) {
 
 func TestSARIF(t *testing.T) {
 	dir := suiteDir(t)
-	code, out, log := runSARIFText(t, dir, "./...")
+	defer retrymodel.SetDefaultP99(0)
+	code, out, log := runSARIFText(t, dir, "-p99=30s", "./...")
 	validate(t, out)
 
 	all := analyzers.All()
@@ -206,6 +210,11 @@ func TestSARIF(t *testing.T) {
 		if byRule[a.Name] == 0 {
 			t.Errorf("no SARIF result for analyzer %s on testdata/suite", a.Name)
 		}
+	}
+	if byRule["retrytimeout"] > 0 && !slices.ContainsFunc(run.Results, func(r sarifResult) bool {
+		return len(r.Locations) == 1 && strings.HasPrefix(r.Locations[0].PhysicalLocation.ArtifactLocation.URI, "p99default/")
+	}) {
+		t.Errorf("-p99=30s: no result in p99default/")
 	}
 	t.Logf("%d results: %v", len(run.Results), byRule)
 }

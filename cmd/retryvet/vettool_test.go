@@ -13,6 +13,8 @@ import (
 	"strings"
 	"testing"
 
+	"golang.org/x/tools/go/analysis"
+
 	"github.com/retryvet/retryvet/analyzers"
 )
 
@@ -101,7 +103,8 @@ func TestVettool(t *testing.T) {
 	env := append(os.Environ(), "GOWORK=off", "GOFLAGS=-mod=mod")
 
 	// Standalone (multichecker): the JSON tree on stdout, exit 0 with -json.
-	standalone := exec.Command(bin, "-json", "./...")
+	// -p99=30s: the default p99, which go vet must pass on to the tool.
+	standalone := exec.Command(bin, "-json", "-p99=30s", "./...")
 	standalone.Dir, standalone.Env = dir, env
 	var sout, serr bytes.Buffer
 	standalone.Stdout, standalone.Stderr = &sout, &serr
@@ -112,7 +115,7 @@ func TestVettool(t *testing.T) {
 
 	// go vet -vettool (unitchecker, facts through vet's files): the JSON
 	// trees on stderr, one per package after a "# pkg" line.
-	vet := exec.Command("go", "vet", "-vettool="+bin, "-json", "./...")
+	vet := exec.Command("go", "vet", "-vettool="+bin, "-json", "-p99=30s", "./...")
 	vet.Dir, vet.Env = dir, env
 	var vout, verr bytes.Buffer
 	vet.Stdout, vet.Stderr = &vout, &verr
@@ -141,6 +144,11 @@ func TestVettool(t *testing.T) {
 			t.Errorf("no cross-package finding of %s in testdata/suite/crosspkg", a.Name)
 		}
 	}
+	// The default p99 reached the analyzers (p99default declares none).
+	if slices.ContainsFunc(analyzers.All(), func(a *analysis.Analyzer) bool { return a.Name == "retrytimeout" }) &&
+		!slices.ContainsFunc(alone, func(f string) bool { return strings.HasPrefix(f, "p99default/") && strings.Contains(f, "30s") }) {
+		t.Errorf("-p99=30s: no finding in testdata/suite/p99default that uses it")
+	}
 	for _, f := range alone {
 		if strings.HasPrefix(f, "clean/") || strings.HasPrefix(f, "quiet/") {
 			t.Errorf("finding in the clean package: %s", f)
@@ -150,7 +158,7 @@ func TestVettool(t *testing.T) {
 
 	// Text mode, through our -format flag (taken out of the command line
 	// before multichecker parses it): exit 3 with findings, 0 without.
-	text := exec.Command(bin, "-format", "text", "./...")
+	text := exec.Command(bin, "-format", "text", "-p99=30s", "./...")
 	text.Dir, text.Env = dir, env
 	err := text.Run()
 	wantCode := 0
