@@ -5,6 +5,7 @@ package quiet
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"log"
 	"net/http"
 	"time"
@@ -93,4 +94,50 @@ func sendAll(ctx context.Context, c *http.Client, urls []string) {
 		}
 		time.Sleep(100 * time.Millisecond)
 	}
+}
+
+// A local lock retried at a fixed interval: no remote service, no herd.
+func lockFile(ctx context.Context, try func() error) error {
+	for attempt := 0; attempt < 50; attempt++ {
+		err := try()
+		if err == nil {
+			return nil
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(100 * time.Millisecond):
+		}
+	}
+	return errors.New("still locked")
+}
+
+// Waiting for a server to come up: an unbounded poll at a constant
+// interval, bounded by ctx.
+func waitReady(ctx context.Context, c *http.Client, url string) error {
+	for {
+		resp, err := remote.Search(ctx, c, url)
+		if err == nil {
+			resp.Body.Close()
+			return nil
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(250 * time.Millisecond):
+		}
+	}
+}
+
+// Retried at once, with no wait: nothing outlives the caller's deadline
+// but the attempts, which ctx bounds.
+func conflictRetry(ctx context.Context, c *http.Client, url string) error {
+	for attempt := 0; attempt < 3; attempt++ {
+		resp, err := remote.Search(ctx, c, url)
+		if err == nil {
+			resp.Body.Close()
+			return nil
+		}
+	}
+	return errors.New("conflict")
 }
