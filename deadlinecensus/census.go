@@ -204,6 +204,47 @@ func Run(p *Program) (*Census, error) {
 			}
 		}
 	}
+	// Retry layers whose operation the model could not follow to a remote
+	// call (it is behind an interface or a function value): the call graph
+	// settles it.
+	for _, pkg := range all {
+		res := results[pkg.Types]
+		if res == nil {
+			continue
+		}
+		for _, l := range res.Layers {
+			if l.Remote == retrymodel.Yes || l.Func == nil || (l.Kind != retrymodel.Loop && l.Kind != retrymodel.Library) {
+				continue
+			}
+			sfn := p.Prog.FuncValue(l.Func)
+			if sfn == nil {
+				continue
+			}
+			name := deadline.FuncName(sfn)
+			if byName[name] != nil {
+				continue
+			}
+			via := w.remoteVia(sfn, l, results)
+			if via == "" {
+				continue
+			}
+			req, ok := deadline.PipelineAt(res, pkg.TypesInfo, l.Func, retrymodel.Shorten(pkg.Fset, l.Pos))
+			if !ok {
+				continue
+			}
+			req.Derivation += "; its operation reaches a remote call through the call graph (" + via + ")"
+			pl := &Pipeline{Function: name, Position: p.posn(l.Func.Pos()), Req: req}
+			byName[name] = pl
+			order = append(order, name)
+			for _, inst := range w.instances(sfn) {
+				pl.Callers = append(pl.Callers, w.rows(inst, req)...)
+			}
+			if w.truncated {
+				truncated = append(truncated, name)
+				w.truncated = false
+			}
+		}
+	}
 	out := &Census{Truncated: truncated}
 	slices.Sort(order)
 	for _, name := range order {

@@ -145,6 +145,13 @@ func TestCases(t *testing.T) {
 		t.Errorf("search requirement %v (%s), want 12s: 5s attempt + 2s wait + 5s attempt", s.Req.Required, s.Req.Derivation)
 	}
 	checkRows(t, s, []want{{"cases.Both", "exported", "cases.Both -> search.(*Index).Query", "10s", "", "no", "yes"}})
+	// A retry whose operation is behind an interface: the call graph finds
+	// the remote call the model could not see.
+	d := pipeline(t, c, "example.com/t/cases.Deliver")
+	if !strings.Contains(d.Req.Derivation, "through the call graph (example.com/t/cases.(*httpSender).Send)") {
+		t.Errorf("Deliver derivation: %s", d.Req.Derivation)
+	}
+	checkRows(t, d, []want{{"cases.Notify", "exported", "cases.Notify -> cases.Deliver", "2s", "cases/iface.go:50:17", "no", "unknown"}})
 	// A pipeline that takes no context: no deadline reaches it.
 	r := pipeline(t, c, "example.com/t/search.(*Index).Refresh")
 	checkRows(t, r, []want{{"cases.Refresh", "exported", "cases.Refresh -> search.(*Index).Refresh", "none", "", "yes", "unknown"}})

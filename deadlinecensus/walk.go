@@ -503,3 +503,72 @@ func (w *walker) emit(fn *ssa.Function, kind string, flow deadline.Flow, path []
 // name renders a function for the census: its full name, generic
 // instances by their origin.
 func name(fn *ssa.Function) string { return deadline.FuncName(fn) }
+
+// remoteVia follows the call graph from the calls inside layer l (held by
+// fn, or by a closure in it) for a few levels and returns the first
+// function it reaches that the retry model knows makes a remote call.
+func (w *walker) remoteVia(fn *ssa.Function, l *retrymodel.Layer, results map[*types.Package]*retrymodel.Result) string {
+	region := l.Body
+	if region == nil {
+		region = l.Node
+	}
+	if region == nil {
+		return ""
+	}
+	lo, hi := region.Pos(), region.End()
+	remote := func(g *ssa.Function) bool {
+		if g.Pkg == nil {
+			return false
+		}
+		if o := g.Origin(); o != nil {
+			g = o
+		}
+		obj, _ := g.Object().(*types.Func)
+		res := results[g.Pkg.Pkg]
+		if obj == nil || res == nil {
+			return false
+		}
+		ff := res.Func(obj)
+		return ff != nil && ff.Remote
+	}
+	seen := map[*ssa.Function]bool{}
+	var found string
+	var visit func(g *ssa.Function, depth int)
+	visit = func(g *ssa.Function, depth int) {
+		if found != "" || seen[g] {
+			return
+		}
+		seen[g] = true
+		if remote(g) {
+			found = name(g)
+			return
+		}
+		if depth >= 4 {
+			return
+		}
+		if node := w.p.Graph.Nodes[g]; node != nil {
+			for _, e := range node.Out {
+				visit(e.Callee.Func, depth+1)
+			}
+		}
+	}
+	var scan func(f *ssa.Function)
+	scan = func(f *ssa.Function) {
+		node := w.p.Graph.Nodes[f]
+		if node == nil {
+			return
+		}
+		for _, e := range node.Out {
+			if pos := e.Site.Pos(); pos >= lo && pos <= hi {
+				visit(e.Callee.Func, 0)
+			}
+		}
+		for _, anon := range f.AnonFuncs {
+			if anon.Pos() >= lo && anon.Pos() <= hi {
+				scan(anon)
+			}
+		}
+	}
+	scan(fn)
+	return found
+}

@@ -41,6 +41,28 @@ func PipelineOf(res *retrymodel.Result, info *types.Info, fn *types.Func) (Requi
 	return Derive(retrymodel.FuncName(fn), held, p99, p99Posn), true
 }
 
+// PipelineAt returns the requirement of the retry layer at posn
+// (dir/file.go:line) that fn holds, whether or not the model saw its
+// operation reach a remote call: the census settles that through the call
+// graph (an operation behind an interface).
+func PipelineAt(res *retrymodel.Result, info *types.Info, fn *types.Func, posn string) (Requirement, bool) {
+	ff := res.Func(fn)
+	if ff == nil {
+		return Requirement{}, false
+	}
+	for i := range ff.Chains {
+		c := &ff.Chains[i]
+		if len(c.Via) == 0 && len(c.Layers) > 0 && c.Layers[0].Posn == posn {
+			p99, p99Posn := ff.P99, ff.P99Posn
+			if p99 == 0 {
+				p99, p99Posn = opP99(res, info, fn)
+			}
+			return Derive(retrymodel.FuncName(fn), &c.Layers[0], p99, p99Posn), true
+		}
+	}
+	return Requirement{}, false
+}
+
 // opP99 finds the largest p99 declared on the functions the layer at posn
 // (held by fn) repeats.
 func opP99(res *retrymodel.Result, info *types.Info, fn *types.Func) (p99 time.Duration, where string) {

@@ -54,6 +54,9 @@ type Flow struct {
 	// Partial: the use merges paths that set different deadlines; Sets
 	// holds those common to all of them, so the deadline is at most theirs.
 	Partial bool
+	// cycle: the trace came back to a value it is following (a context
+	// reassigned in a loop from itself); a phi ignores such an edge.
+	cycle bool
 }
 
 // Tracer follows contexts through SSA. Folder returns the duration folder
@@ -71,7 +74,7 @@ func (t *Tracer) Trace(v ssa.Value) Flow {
 
 func (t *Tracer) trace(v ssa.Value, seen map[ssa.Value]bool) Flow {
 	if seen[v] {
-		return Flow{Origin: Opaque, Pos: v.Pos(), What: "a context reassigned in a loop"}
+		return Flow{Origin: Opaque, Pos: v.Pos(), What: "a context reassigned in a loop", cycle: true}
 	}
 	seen[v] = true
 	defer delete(seen, v)
@@ -256,6 +259,9 @@ func (t *Tracer) phi(v *ssa.Phi, seen map[ssa.Value]bool) Flow {
 			continue // a loop back edge
 		}
 		f := t.trace(e, seen)
+		if f.cycle {
+			continue // ctx = derive(ctx) in a loop: the loop adds nothing new
+		}
 		if out == nil {
 			out = &f
 			continue

@@ -120,3 +120,43 @@ func TestTrace(t *testing.T) {
 		}
 	}
 }
+
+const loopSrc = `package q
+
+import "context"
+
+type stage interface {
+	Exec(ctx context.Context) (context.Context, error)
+}
+
+func use(ctx context.Context) {}
+
+func run(ctx context.Context, stages []stage) {
+	var err error
+	for _, s := range stages {
+		ctx, err = s.Exec(ctx)
+		if err != nil {
+			return
+		}
+	}
+	use(ctx)
+}
+`
+
+// A context reassigned from itself in a loop (ctx, err = s.Exec(ctx)) is
+// still the parameter.
+func TestTraceLoop(t *testing.T) {
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, "q.go", loopSrc, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pkg, _, err := ssautil.BuildPackage(&types.Config{Importer: importer.Default()}, fset, types.NewPackage("q", ""), []*ast.File{f}, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fl := (&Tracer{}).Trace(useArg(pkg.Func("run")))
+	if fl.Origin != Param || fl.Index != 0 {
+		t.Errorf("got %+v, want parameter 0", fl)
+	}
+}
