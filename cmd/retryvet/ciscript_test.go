@@ -127,3 +127,27 @@ func slicesDeleteEnv(env []string, names ...string) []string {
 	}
 	return out
 }
+
+// TestCIWorkflow checks that the GitHub Actions example installs this
+// command and runs the script TestCIScript tests, with the baseline the
+// README names.
+func TestCIWorkflow(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("..", "..", "docs", "ci", "retryvet.yml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	wf := string(data)
+	for _, want := range []string{
+		"run: go install github.com/retryvet/retryvet/cmd/retryvet@",
+		"run: bash docs/ci/retryvet-ci.sh ./...",
+		"RETRYVET_BASELINE: retryvet.baseline",
+		"go-version-file: go.mod",
+	} {
+		if !strings.Contains(wf, want) {
+			t.Errorf("docs/ci/retryvet.yml has no %q", want)
+		}
+	}
+	if strings.Contains(wf, "\t") {
+		t.Errorf("docs/ci/retryvet.yml contains a tab (YAML indents with spaces)")
+	}
+}
