@@ -6,6 +6,7 @@ import (
 	"go/token"
 	"go/types"
 	"sort"
+	"strings"
 
 	"golang.org/x/tools/go/ast/astutil"
 	"golang.org/x/tools/go/types/typeutil"
@@ -19,9 +20,10 @@ import (
 // where the client was built and how often it retries, the way it would if
 // the client were built in the package itself.
 type ClientFact struct {
-	// Kind is "openai", "anthropic" (Stainless SDK clients),
-	// "retryablehttp" (*retryablehttp.Client) or "standard" (an
-	// *http.Client whose transport is a retryablehttp client).
+	// Kind is "openai", "anthropic" (Stainless SDK clients), "aws" (an
+	// aws-sdk-go-v2 service client), "retryablehttp" (*retryablehttp.Client)
+	// or "standard" (an *http.Client whose transport is a retryablehttp
+	// client).
 	Kind string
 	// Retries is the number of retries after the first attempt (SDK
 	// MaxRetries, retryablehttp RetryMax) when Known.
@@ -123,6 +125,8 @@ func clientKind(t types.Type) string {
 		return "retryablehttp"
 	case name == "Client" && path == "net/http":
 		return "standard"
+	case name == "Client" && strings.HasPrefix(path, pkgAWS+"/service/"):
+		return "aws"
 	}
 	return ""
 }
@@ -139,6 +143,17 @@ func (p *callCtx) clientFactOf(e ast.Expr, t types.Type) *ClientFact {
 		f := &ClientFact{Kind: kind, Posn: c.posn, Opaque: c.opaque, Default: c.retries.Default && !c.opaque}
 		if c.retries.Known {
 			f.Retries, f.Known = c.retries.N, true
+		}
+		return f
+	case "aws":
+		svc := types.Unalias(derefType(t)).(*types.Named).Obj().Pkg()
+		c := p.awsClient(e, svc)
+		if c.posn == "" {
+			return nil
+		}
+		f := &ClientFact{Kind: kind, Posn: c.posn, Opaque: !c.known, Default: c.attempts.Default}
+		if c.attempts.Known && c.attempts.N > 0 {
+			f.Retries, f.Known = c.attempts.N-1, true
 		}
 		return f
 	case "retryablehttp":

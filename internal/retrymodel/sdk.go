@@ -239,41 +239,12 @@ func (p *callCtx) awsLayer(call *ast.CallExpr, fn *types.Func) *Layer {
 	}
 	l := &Layer{Kind: SDK, Name: "aws " + svc.Name() + "." + op, Context: call.Args[0]}
 	pol := &l.Policy
-	attempts := defInt(3)
-	known := false
-
+	attempts, known := defInt(3), false
 	if clientExpr != nil {
-		if x, _ := p.origin(clientExpr); x != nil {
-			if nc, ok := x.(*ast.CallExpr); ok {
-				cfn, cpath := p.callee(nc)
-				if cpath == svc.Path() && (cfn.Name() == "NewFromConfig" || cfn.Name() == "New") && len(nc.Args) >= 1 {
-					known = true
-					l.ClientPos = nc.Pos()
-					if cfn.Name() == "NewFromConfig" {
-						if v, ok := p.awsConfig(nc.Args[0]); ok {
-							if v.Set {
-								attempts = v
-							}
-						} else {
-							known = false
-						}
-					} else if v, ok := p.awsOptionsLit(nc.Args[0]); ok {
-						if v.Set {
-							attempts = v
-						}
-					} else {
-						known = false
-					}
-					opts, complete := p.optList(nc, 1)
-					if v, ok := p.awsOptFns(opts); ok && complete {
-						if v.Set {
-							attempts = v
-						}
-					} else {
-						known = false
-					}
-				}
-			}
+		c := p.awsClient(clientExpr, svc)
+		attempts, known, l.ClientPos = c.attempts, c.known, c.pos
+		if c.via != "" {
+			pol.Notes = append(pol.Notes, "client built at "+c.posn+" (by "+c.via+")")
 		}
 	}
 	callOpts, complete := p.optList(call, sig.Params().Len()-1)
@@ -297,6 +268,66 @@ func (p *callCtx) awsLayer(call *ast.CallExpr, fn *types.Func) *Layer {
 	pol.Jitter, pol.RetryAfter = Yes, Yes
 	pol.DeadlineAware, pol.DeadlinePos, pol.WaitCancellable = Yes, call.Args[0].Pos(), Yes
 	return l
+}
+
+// awsClientInfo is an aws service client followed to its construction.
+type awsClientInfo struct {
+	attempts Value
+	known    bool // the construction and its retry settings are visible
+	pos      token.Pos
+	posn     string
+	via      string
+}
+
+// awsClient follows a *<service>.Client value to New/NewFromConfig, in
+// this package or, through a ClientFact, in another.
+func (p *callCtx) awsClient(e ast.Expr, svc *types.Package) awsClientInfo {
+	c := awsClientInfo{attempts: defInt(3)}
+	x, _ := p.origin(e)
+	nc, ok := x.(*ast.CallExpr)
+	if !ok {
+		return c
+	}
+	cfn, cpath := p.callee(nc)
+	if cfn == nil || cpath != svc.Path() || (cfn.Name() != "NewFromConfig" && cfn.Name() != "New") || len(nc.Args) == 0 {
+		if f, via := p.importedClient(nc); f != nil && f.Kind == "aws" {
+			c.known, c.posn, c.via = !f.Opaque, f.Posn, via
+			switch {
+			case f.Known && f.Default:
+				c.attempts = defInt(f.Retries + 1)
+			case f.Known:
+				c.attempts = Value{Set: true, Known: true, N: f.Retries + 1}
+			case !f.Opaque:
+				c.attempts = Value{Set: true}
+			}
+		}
+		return c
+	}
+	c.known, c.pos, c.posn = true, nc.Pos(), p.short(nc.Pos())
+	if cfn.Name() == "NewFromConfig" {
+		if v, ok := p.awsConfig(nc.Args[0]); ok {
+			if v.Set {
+				c.attempts = v
+			}
+		} else {
+			c.known = false
+		}
+	} else if v, ok := p.awsOptionsLit(nc.Args[0]); ok {
+		if v.Set {
+			c.attempts = v
+		}
+	} else {
+		c.known = false
+	}
+	opts, complete := p.optList(nc, 1)
+	if v, ok := p.awsOptFns(opts); ok && complete {
+		if v.Set {
+			c.attempts = v
+		}
+	} else {
+		c.known = false
+	}
+	return c
 }
 
 // isOptFnSlice reports whether t is []func(*svc.Options).
