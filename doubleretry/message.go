@@ -91,6 +91,14 @@ func (c *checker) info(l *retrymodel.Layer) retrymodel.LayerInfo {
 	}
 	if l.ClientPos.IsValid() {
 		li.ClientPosn = retrymodel.Shorten(c.pass.Fset, l.ClientPos)
+	} else {
+		// A client built in another package: the model notes where.
+		for _, n := range l.Policy.Notes {
+			if posn, ok := strings.CutPrefix(n, "client built at "); ok {
+				li.ClientPosn = posn
+				break
+			}
+		}
 	}
 	return li
 }

@@ -7,11 +7,12 @@
 //     != "") is not recognised as a retry loop (loop.go).
 //   - Lookup: an interface call whose only implementation in the package is
 //     known is not followed (reach.go follows static callees only).
-//   - Direct, DirectOff: a client held in a package-level variable of
-//     another package is not followed to its construction (calls.go origin
-//     stops at the package boundary), so the SDK default is assumed: the
-//     positive case says "assumed", and the client with retries off is a
-//     false positive.
+//   - Brief: a retry in this package around b.Brief, whose SDK call uses a
+//     client variable of package c. The SDK layer in b knows where its
+//     client was built only in Policy.Notes ("client built at c/c.go:54 (by
+//     c.Client)"); Layer.ClientPos is not set for a client of another
+//     package, so LayerInfo.ClientPosn in b's fact is empty and the message
+//     here cannot say where the client was built.
 //   - WaitReady: wait.ExponentialBackoff used to poll (an error ends the wait,
 //     "not ready" asks again) is taken for a retry layer (library.go), so a
 //     poll around a retrying client is reported; it must stay quiet.
@@ -30,7 +31,7 @@ import (
 	"github.com/openai/openai-go/v3/option"
 	"k8s.io/apimachinery/pkg/util/wait"
 
-	"example.com/t/c"
+	"example.com/t/b"
 )
 
 func params(q string) openai.ChatCompletionNewParams {
@@ -93,29 +94,15 @@ func Lookup(ctx context.Context, s Searcher, q string) (string, error) {
 	return "", err
 }
 
-// Direct retries a call on package c's client variable (SDK default).
-func Direct(ctx context.Context, q string) (string, error) {
+// Brief retries b.Brief, whose SDK call (in package b) uses package c's
+// client variable: three packages, the client's position must cross two.
+func Brief(ctx context.Context, q string) (string, error) {
 	var err error
-	for i := 0; i < 3; i++ { // want `retry loop \(3 attempts\) at gaps/gaps.go:\d+ wraps openai Chat.Completions.New at gaps/gaps.go:\d+, which retries 2 more times by default \(client built at c/c.go:54\): up to 9 requests per call`
-		resp, e := c.Client.Chat.Completions.New(ctx, params(q))
-		if e == nil {
-			return resp.Choices[0].Message.Content, nil
+	for i := 0; i < 3; i++ { // want `retry loop \(3 attempts\) at gaps/gaps.go:\d+ wraps openai Chat.Completions.New at b/b.go:\d+ \(through b.Brief\), which retries 2 more times by default \(client built at c/c.go:\d+ \(by c.Client\)\): up to 9 requests per call`
+		var s string
+		if s, err = b.Brief(ctx, q); err == nil {
+			return s, nil
 		}
-		err = e
-		time.Sleep(time.Second)
-	}
-	return "", err
-}
-
-// DirectOff retries a call on package c's client with retries off: quiet.
-func DirectOff(ctx context.Context, q string) (string, error) {
-	var err error
-	for i := 0; i < 3; i++ {
-		resp, e := c.Off.Chat.Completions.New(ctx, params(q))
-		if e == nil {
-			return resp.Choices[0].Message.Content, nil
-		}
-		err = e
 		time.Sleep(time.Second)
 	}
 	return "", err
