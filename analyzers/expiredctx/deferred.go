@@ -187,7 +187,8 @@ func inspectOwn(body ast.Node, f func(ast.Node)) {
 // successOnly reports whether a call inside a deferred function literal
 // runs only when the work succeeded: under `if err == nil`, in the else of
 // `if err != nil`, after `if err != nil { return }`, or under
-// `if ctx.Err() == nil`.
+// `if ctx.Err() == nil`; or only on a panic (`if r := recover(); r != nil`),
+// which is not the path where the deadline ended the work.
 func (c *checker) successOnly(call *ast.CallExpr, lit *ast.FuncLit) bool {
 	path, _ := astutil.PathEnclosingInterval(c.fileOf(lit), call.Pos(), call.End())
 	for i, n := range path {
@@ -200,8 +201,8 @@ func (c *checker) successOnly(call *ast.CallExpr, lit *ast.FuncLit) bool {
 		}
 		switch n := n.(type) {
 		case *ast.IfStmt:
-			if child == n.Body && c.outcome(n.Cond) == success {
-				return true
+			if child == n.Body && (c.outcome(n.Cond) == success || callsRecover(n.Init) || callsRecover(n.Cond)) {
+				return true // the success path, or the panic path (not the expiry one)
 			}
 			if child == n.Else && c.outcome(n.Cond) == failure {
 				return true
@@ -288,4 +289,21 @@ func (c *checker) fileOf(n ast.Node) *ast.File {
 		}
 	}
 	return nil
+}
+
+// callsRecover reports whether n calls the builtin recover.
+func callsRecover(n ast.Node) bool {
+	if n == nil {
+		return false
+	}
+	found := false
+	ast.Inspect(n, func(n ast.Node) bool {
+		if call, ok := n.(*ast.CallExpr); ok {
+			if id, ok := astutil.Unparen(call.Fun).(*ast.Ident); ok && id.Name == "recover" {
+				found = true
+			}
+		}
+		return !found
+	})
+	return found
 }

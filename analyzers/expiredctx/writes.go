@@ -71,7 +71,7 @@ func (c *checker) classify(call *ast.CallExpr) *write {
 		return w
 	}
 	if recv := sig.Recv(); recv != nil && types.IsInterface(recv.Type()) && ctxArg == 0 &&
-		inModule(path, c.module) && hasVerb(fn.Name(), writeVerbs...) {
+		inModule(path, c.module) && hasVerb(fn.Name(), writeVerbs...) && !cacheSet(recv.Type(), fn.Name()) {
 		w.kind = kindOf(fn.Name(), "write")
 		return w
 	}
@@ -104,6 +104,13 @@ func calleeText(call *ast.CallExpr) string {
 		}
 	}
 	return s
+}
+
+// cacheSet reports a Set or Put on an interface named for a cache: a cache
+// write that fails loses nothing.
+func cacheSet(recv types.Type, name string) bool {
+	n, ok := types.Unalias(recv).(*types.Named)
+	return ok && strings.Contains(strings.ToLower(n.Obj().Name()), "cache") && hasVerb(name, "Set", "Put", "Store", "Save", "Delete", "Remove")
 }
 
 // writeVerbs are the names that write, for interfaces of the project.

@@ -169,3 +169,31 @@ func (w *Worker) helpers(ctx context.Context, id int64) {
 		w.store.MarkDone(NewBackgroundContext(ctx), id)
 	}
 }
+
+// Cache is a cache: its writes lose nothing when they fail.
+type Cache interface {
+	Set(ctx context.Context, k, v string) error
+	Delete(ctx context.Context, k string) error
+}
+
+// cached: cache writes after expiry are fine.
+func cached(ctx context.Context, c Cache) {
+	if ctx.Err() != nil {
+		c.Set(ctx, "k", "v")
+		c.Delete(ctx, "k")
+	}
+}
+
+// panicked: a deferred write on the panic path only is not on the path
+// where the deadline ended the work.
+func (w *Worker) panicked(ctx context.Context, id int64) { // want panicked:"status write with ctx param 0"
+	ctx, cancel := context.WithTimeout(ctx, time.Minute)
+	defer cancel()
+	defer func() {
+		if r := recover(); r != nil {
+			w.store.Fail(ctx, id, "panic")
+			panic(r)
+		}
+	}()
+	store.Pipeline(ctx, id)
+}
