@@ -54,8 +54,10 @@
 //     interface: the implementation is not visible) whose name is one of
 //     Exec, Update, Set, Save, Put, Insert, Upsert, Delete, Remove, Ack,
 //     Nack, Publish, Send, Enqueue, Requeue, Release, Unlock, Rollback,
-//     Complete, Finish, Fail, Mark, Commit, Store, Write (alone or followed
-//     by more words: MarkDone, UpdateStatus) and that take a context first;
+//     Complete, Finish, Fail, Mark, Commit, Store, Write, Add, Append,
+//     Create, Flush, Persist, Upload (alone or followed by more words:
+//     MarkDone, UpdateStatus) and that take a context first, except on
+//     interfaces named for logging, tracing, metrics, events or caches;
 //   - the project's own functions in any package, through a fact: a function
 //     that passes its context parameter to such work (directly or through
 //     another such function) "writes with its ctx parameter".

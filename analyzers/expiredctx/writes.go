@@ -71,7 +71,7 @@ func (c *checker) classify(call *ast.CallExpr) *write {
 		return w
 	}
 	if recv := sig.Recv(); recv != nil && types.IsInterface(recv.Type()) && ctxArg == 0 &&
-		inModule(path, c.module) && hasVerb(fn.Name(), writeVerbs...) && !cacheSet(recv.Type(), fn.Name()) {
+		inModule(path, c.module) && hasVerb(fn.Name(), writeVerbs...) && !cacheSet(recv.Type(), fn.Name()) && !observability(recv.Type()) {
 		w.kind = kindOf(fn.Name(), "write")
 		return w
 	}
@@ -113,11 +113,45 @@ func cacheSet(recv types.Type, name string) bool {
 	return ok && strings.Contains(strings.ToLower(n.Obj().Name()), "cache") && hasVerb(name, "Set", "Put", "Store", "Save", "Delete", "Remove")
 }
 
+// observability reports an interface named for logging, tracing or
+// metrics (a word of its name: Logger, MetricsClient, SpanRecorder): what
+// it records after expiry is not work that must happen.
+func observability(recv types.Type) bool {
+	n, ok := types.Unalias(recv).(*types.Named)
+	if !ok {
+		return false
+	}
+	for _, w := range camelWords(n.Obj().Name()) {
+		switch strings.ToLower(w) {
+		case "log", "logs", "logger", "logging", "metric", "metrics", "meter", "counter", "gauge",
+			"histogram", "stats", "statsd", "trace", "tracer", "tracing", "span", "telemetry",
+			"monitor", "recorder", "observer", "instrumentation":
+			return true
+		}
+	}
+	return false
+}
+
+// camelWords splits MetricsClient into Metrics, Client.
+func camelWords(s string) []string {
+	var words []string
+	start := 0
+	rs := []rune(s)
+	for i := 1; i < len(rs); i++ {
+		if unicode.IsUpper(rs[i]) && (unicode.IsLower(rs[i-1]) || i+1 < len(rs) && unicode.IsLower(rs[i+1])) {
+			words = append(words, string(rs[start:i]))
+			start = i
+		}
+	}
+	return append(words, string(rs[start:]))
+}
+
 // writeVerbs are the names that write, for interfaces of the project.
 var writeVerbs = []string{
 	"Exec", "Update", "Set", "Save", "Put", "Insert", "Upsert", "Delete", "Remove",
 	"Ack", "Nack", "Publish", "Send", "Enqueue", "Requeue", "Release", "Unlock",
 	"Rollback", "Complete", "Finish", "Fail", "Mark", "Commit", "Store", "Write",
+	"Add", "Append", "Create", "Flush", "Persist", "Upload",
 }
 
 // hasVerb reports whether name is one of verbs, alone or followed by

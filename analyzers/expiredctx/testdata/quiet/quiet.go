@@ -21,6 +21,7 @@ type Span interface {
 }
 
 type Metrics interface {
+	Add(ctx context.Context, name string, n int64)
 	Inc(ctx context.Context, name string)
 	Observe(ctx context.Context, name string, v float64)
 }
@@ -50,6 +51,7 @@ func (w *Worker) observe(ctx context.Context, span Span, id int64) error {
 		span.RecordError(err)
 		span.End()
 		w.metrics.Inc(ctx, "timeouts")
+		w.metrics.Add(ctx, "timeouts", 1)
 		w.memo.Set(ctx, "last", "timeout")
 		return fmt.Errorf("job %d: %w", id, err) // returning the error up
 	}
