@@ -13,7 +13,7 @@ import (
 )
 
 // ClientFact is exported for a function whose first result, or a
-// package-level variable whose value, is a retrying client the model
+// package-level variable or struct field whose value, is a retrying client the model
 // followed to its construction: an openai-go or anthropic-sdk-go Client, a
 // *retryablehttp.Client, or an *http.Client built by StandardClient(). A
 // package that calls the function (llm.New()) or reads the variable sees
@@ -61,7 +61,7 @@ func (p *callCtx) clientFactsOn() bool {
 
 // exportClientFacts exports, once per package, a ClientFact for every
 // function of the package whose first result is a retrying client it
-// builds, and every package-level variable holding one.
+// builds, and every package-level variable or struct field holding one.
 func (p *callCtx) exportClientFacts() {
 	ix := p.index()
 	if ix.exported {
@@ -90,10 +90,25 @@ func (p *callCtx) exportClientFacts() {
 			p.pass.ExportObjectFact(fn, f)
 		}
 	}
+	var vars []*types.Var
 	scope := p.pass.Pkg.Scope()
 	for _, name := range scope.Names() {
-		v, ok := scope.Lookup(name).(*types.Var)
-		if !ok || clientKind(v.Type()) == "" {
+		if v, ok := scope.Lookup(name).(*types.Var); ok {
+			vars = append(vars, v)
+		}
+	}
+	// struct fields of this package given one client (a constructor's
+	// composite literal or assignment), read from other packages
+	var fields []*types.Var
+	for v := range ix.vars {
+		if v.IsField() && v.Pkg() == p.pass.Pkg {
+			fields = append(fields, v)
+		}
+	}
+	sort.Slice(fields, func(i, j int) bool { return fields[i].Pos() < fields[j].Pos() })
+	vars = append(vars, fields...)
+	for _, v := range vars {
+		if clientKind(v.Type()) == "" {
 			continue
 		}
 		srcs := ix.vars[v]
@@ -218,14 +233,18 @@ func (p *callCtx) importedClient(x ast.Expr) (*ClientFact, string) {
 	if obj == nil || obj.Pkg() == nil || obj.Pkg() == p.pass.Pkg {
 		return nil, ""
 	}
-	if _, isVar := obj.(*types.Var); isVar && obj.Parent() != obj.Pkg().Scope() {
-		return nil, "" // a field
+	if v, isVar := obj.(*types.Var); isVar && !v.IsField() && obj.Parent() != obj.Pkg().Scope() {
+		return nil, "" // a local
 	}
 	var f ClientFact
 	if !p.pass.ImportObjectFact(obj, &f) {
 		return nil, ""
 	}
-	return &f, obj.Pkg().Name() + "." + obj.Name()
+	name := obj.Pkg().Name() + "." + obj.Name()
+	if v, isVar := obj.(*types.Var); isVar && v.IsField() {
+		name += " field"
+	}
+	return &f, name
 }
 
 // returnedFrom is returnedBy for a declaration.

@@ -29,3 +29,12 @@ func Opaque(opts ...option.RequestOption) *openai.Client {
 	c := openai.NewClient(opts...)
 	return &c
 }
+
+// Service holds a client in an exported field set by its constructor.
+type Service struct {
+	Client openai.Client
+}
+
+func NewService() *Service {
+	return &Service{Client: openai.NewClient(option.WithMaxRetries(1))}
+}

@@ -33,3 +33,8 @@ func Get(ctx context.Context) error {
 	_, err := llm.HTTP().Get("http://x") // want `^http\.Client\.Get \(retryablehttp StandardClient\) kind=client attempts=3 waits=1s,2s .*assumed=false .*notes=.*client built at llm/llm.go:24 \(by llm\.HTTP\)`
 	return err
 }
+
+func Field(ctx context.Context, s *llm.Service) error {
+	_, err := s.Client.Chat.Completions.New(ctx, params) // want `^openai Chat\.Completions\.New kind=sdk attempts=2 .*assumed=false client=- .*notes=client built at llm/llm.go:39 \(by llm\.Client field\)`
+	return err
+}
