@@ -5,6 +5,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"strings"
 	"time"
 
 	"golang.org/x/tools/go/ast/astutil"
@@ -197,7 +198,7 @@ func (p *callCtx) resolveBackoff(e ast.Expr, pkg string, depth int) boPolicy {
 				if opath != pkg || len(oc.Args) != 1 {
 					return boPolicy{}
 				}
-				p.boField(&b, ofn.Name()[len("With"):], oc.Args[0])
+				p.boField(&b, strings.TrimPrefix(ofn.Name(), "With"), oc.Args[0])
 			}
 		case "NewConstantBackOff":
 			if len(x.Args) == 1 {
