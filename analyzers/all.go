@@ -13,6 +13,7 @@ import (
 	"github.com/retryvet/retryvet/analyzers/retrystatus"
 	"github.com/retryvet/retryvet/deadlinecensus"
 	"github.com/retryvet/retryvet/doubleretry"
+	"github.com/retryvet/retryvet/retrytimeout"
 )
 
 // All returns the retryvet analyzers in a stable order.
@@ -21,6 +22,7 @@ func All() []*analysis.Analyzer {
 		// one line per analyzer, in the order of DESIGN.md
 		deadlinecensus.Analyzer,
 		doubleretry.Analyzer,
+		retrytimeout.Analyzer,
 		retrystatus.Analyzer,
 		expiredctx.Analyzer,
 	}
