@@ -20,13 +20,19 @@
 // (MaxElapsedTime, a context timeout passed to the library). When the
 // waits are known the message gives the worst case they add up to.
 // Schedules whose known waits total under a second are left alone: an
-// attempt count is bound enough there.
+// attempt count is bound enough there. So are retries that do not wait
+// between attempts: they spend only the attempts' own time, which the
+// operation's context bounds.
 //
 // no jitter: the waits are a fixed function of the attempt (constant,
 // 1<<i, base*factor^i) with no random part, or a library is configured
 // without jitter (backoff RandomizationFactor 0, retry-go with a delay type
 // that has no RandomDelay, go-retry without WithJitter, wait.Backoff with
-// Jitter 0, retryablehttp's DefaultBackoff).
+// Jitter 0, retryablehttp's DefaultBackoff). Only retries the model knows
+// to be remote are reported (a herd forms against a shared service, not
+// around a local lock), and unbounded retries only when their waits grow:
+// an unbounded loop at a constant interval is a poll (waiting for a server
+// to come up).
 //
 // retry-after ignored: a retry that retries a 429 or 503 read from an
 // *http.Response, a retryablehttp response, or an SDK error that carries
