@@ -201,6 +201,14 @@ func product(outer retrymodel.LayerInfo, inner []retrymodel.LayerInfo) string {
 	if known {
 		return fmt.Sprintf("up to %d %s per call", p, unit)
 	}
+	if q, ok := (retrymodel.Chain{Layers: inner}).Product(); ok {
+		// Only the outer layer's count is open.
+		how := "not known"
+		if outer.Unbounded {
+			how = "unbounded"
+		}
+		return fmt.Sprintf("up to %d %s per attempt of this layer, whose attempts are %s", q, unit, how)
+	}
 	return fmt.Sprintf("%s multiply per call (%s)", unit, strings.Join(factors, " × "))
 }
 
