@@ -5,7 +5,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/retryvet/retryvet/internal/durconst"
 	"github.com/retryvet/retryvet/internal/retrymodel"
 )
 
@@ -44,12 +43,12 @@ func (c *checker) attemptOnly(l *retrymodel.Layer) string {
 		if total < minWorthBounding {
 			return ""
 		}
-		s := fmt.Sprintf("%s makes %d attempts with waits %s and nothing bounds it in time: worst case %s of waiting", describe(l), n, waitList(ws), durconst.Format(total))
+		s := fmt.Sprintf("%s makes %d attempts with waits %s and nothing bounds it in time: worst case %s of waiting", describe(l), n, waitList(ws), fmtDur(total))
 		if pol.Jitter == retrymodel.Yes {
 			s += " before jitter"
 		}
 		if pa := pol.PerAttempt; pa.Known && pa.D > 0 {
-			s += fmt.Sprintf(" plus %d attempts of up to %s each (%s in all)", n, durconst.Format(pa.D), durconst.Format(total+time.Duration(n)*pa.D))
+			s += fmt.Sprintf(" plus %d attempts of up to %s each (%s in all)", n, fmtDur(pa.D), fmtDur(total+time.Duration(n)*pa.D))
 		} else {
 			s += fmt.Sprintf(" plus the %d attempts", n)
 		}
@@ -62,7 +61,7 @@ func (c *checker) attemptOnly(l *retrymodel.Layer) string {
 		if int64(len(ws)) > n-1 {
 			ws = ws[:n-1]
 		}
-		s += fmt.Sprintf(": waits %s, ... add up to more than %s", waitList(ws), durconst.Format(sum(ws)))
+		s += fmt.Sprintf(": waits %s, ... add up to more than %s", waitList(ws), fmtDur(sum(ws)))
 		if sched := schedule(l); sched != "" {
 			s += " (" + sched + ")"
 		}

@@ -9,7 +9,6 @@ import (
 
 	"golang.org/x/tools/go/types/typeutil"
 
-	"github.com/retryvet/retryvet/internal/durconst"
 	"github.com/retryvet/retryvet/internal/retrymodel"
 )
 
@@ -49,7 +48,7 @@ func (c *checker) overBudget(l *retrymodel.Layer) {
 		return // the known waits fit; the rest are not known
 	}
 	need := sum(ws)
-	needText := durconst.Format(need)
+	needText := fmtDur(need)
 	if int64(len(ws)) < n-1 {
 		needText = "more than " + needText
 	}
@@ -69,10 +68,10 @@ func (c *checker) overBudget(l *retrymodel.Layer) {
 	}
 	lastStart := sum(ws[:last-1])
 	msg := fmt.Sprintf("schedule longer than its budget: %s is set for %d attempts with waits %s%s, %s in all, but %s is %s: attempt %d is the last that can start (at %s, even if every attempt fails at once), so attempts %d to %d never run; make it %d attempts or give it a budget above %s",
-		describe(l), n, waitList(ws), jit, needText, src, durconst.Format(budget.D), last, durconst.Format(lastStart), last+1, n, last, needText)
+		describe(l), n, waitList(ws), jit, needText, src, fmtDur(budget.D), last, fmtDur(lastStart), last+1, n, last, needText)
 	if last+1 == n {
 		msg = fmt.Sprintf("schedule longer than its budget: %s is set for %d attempts with waits %s%s, %s in all, but %s is %s: attempt %d is the last that can start (at %s, even if every attempt fails at once), so attempt %d never runs; make it %d attempts or give it a budget above %s",
-			describe(l), n, waitList(ws), jit, needText, src, durconst.Format(budget.D), last, durconst.Format(lastStart), n, last, needText)
+			describe(l), n, waitList(ws), jit, needText, src, fmtDur(budget.D), last, fmtDur(lastStart), n, last, needText)
 	}
 	pos := pol.Attempts.Pos
 	if !pos.IsValid() {

@@ -8,7 +8,6 @@ import (
 
 	"golang.org/x/tools/go/types/typeutil"
 
-	"github.com/retryvet/retryvet/internal/durconst"
 	"github.com/retryvet/retryvet/internal/retrymodel"
 )
 
@@ -39,7 +38,7 @@ func (c *checker) perAttemptBelowP99(l *retrymodel.Layer) {
 		attempts = fmt.Sprintf(" (on all %d attempts)", n)
 	}
 	msg := fmt.Sprintf("per-attempt timeout below p99: each attempt of %s gets %s but %s has a p99 of %s (%s): every slow call times out%s, and each retry lands while the server still works on the one before; set the timeout above the p99 with headroom (e.g. %s)",
-		describe(l), durconst.Format(pa.D), callee, durconst.Format(p99), src, attempts, durconst.Format(headroom(p99)))
+		describe(l), fmtDur(pa.D), callee, fmtDur(p99), src, attempts, fmtDur(headroom(p99)))
 	c.report(pos, "timeout-below-p99", msg, nil)
 }
 

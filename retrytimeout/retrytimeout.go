@@ -148,7 +148,7 @@ func (c *checker) short(pos token.Pos) string { return retrymodel.Shorten(c.pass
 func waitList(ws []time.Duration) string {
 	parts := make([]string, len(ws))
 	for i, w := range ws {
-		parts[i] = durconst.Format(w)
+		parts[i] = fmtDur(w)
 	}
 	return strings.Join(parts, ", ")
 }
@@ -279,4 +279,13 @@ func schedule(l *retrymodel.Layer) string {
 		s = "library default: " + strings.TrimSuffix(strings.TrimPrefix(s, "library default ("), ")")
 	}
 	return s
+}
+
+// fmtDur prints a duration for a message: as durconst does, rounded to
+// 10ms above a second (a backoff factor of 1.25 makes 9.765625s).
+func fmtDur(d time.Duration) string {
+	if d >= time.Second {
+		d = d.Round(10 * time.Millisecond)
+	}
+	return durconst.Format(d)
 }

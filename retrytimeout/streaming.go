@@ -10,8 +10,6 @@ import (
 
 	"golang.org/x/tools/go/ast/astutil"
 	"golang.org/x/tools/go/types/typeutil"
-
-	"github.com/retryvet/retryvet/internal/durconst"
 )
 
 // A timeoutSrc is a total timeout that bounds a call.
@@ -137,7 +135,7 @@ func (c *checker) streamingMessage(what string, t timeoutSrc) string {
 		at = " set at " + c.short(t.pos)
 	}
 	return fmt.Sprintf("total timeout on a streaming call: %s is cut off after the %s %s%s however fast the chunks arrive, so a long answer fails while it is still arriving (and is retried from the start); bound the time between chunks instead (a timer reset on each chunk that cancels the request) and keep total timeouts off streaming calls",
-		what, durconst.Format(t.d), t.what, at)
+		what, fmtDur(t.d), t.what, at)
 }
 
 func shortest(srcs []timeoutSrc) (timeoutSrc, bool) {
