@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"log"
+	"math/rand"
 	"net/http"
 	"time"
 
@@ -140,4 +141,17 @@ func conflictRetry(ctx context.Context, c *http.Client, url string) error {
 		}
 	}
 	return errors.New("conflict")
+}
+
+// An attempt-only retry silenced with a reason.
+func ignored(c *http.Client, url string) (*http.Response, error) {
+	//retryvet:ignore retrytimeout a one-off probe at start-up; nobody waits on it
+	for attempt := 0; attempt < 4; attempt++ {
+		resp, err := c.Get(url)
+		if err == nil {
+			return resp, nil
+		}
+		time.Sleep(time.Duration(rand.Int63n(int64(time.Second << attempt))))
+	}
+	return nil, errors.New("down")
 }
