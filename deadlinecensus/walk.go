@@ -266,13 +266,15 @@ func (w *walker) walk(fn *ssa.Function, flow deadline.Flow, path []*ssa.Function
 		return
 	}
 	var edges []*callgraph.Edge
+	recursive := false
 	if node := w.p.Graph.Nodes[fn]; node != nil {
 		for _, e := range node.In {
 			if !w.isAnalyzed(e.Caller.Func) || w.genericBody(e.Caller.Func) {
 				continue
 			}
 			if w.onPath(e.Caller.Func, path) {
-				continue // recursion
+				recursive = true // the paths through the recursion are walked already
+				continue
 			}
 			edges = append(edges, e)
 		}
@@ -289,8 +291,11 @@ func (w *walker) walk(fn *ssa.Function, flow deadline.Flow, path []*ssa.Function
 			}
 		}
 		if len(next) == 0 {
-			// Nothing else in the analysed code calls it (callers on the
-			// path are recursion): it is an entry.
+			if recursive && len(creators) == 0 {
+				// Only the functions already on the path call it: the
+				// walk has reached this recursion from its entries.
+				return
+			}
 			w.emit(fn, entryKind(fn), flow, path)
 			return
 		}

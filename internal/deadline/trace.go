@@ -345,6 +345,26 @@ func (t *Tracer) call(c *ssa.Call, index int, seen map[ssa.Value]bool) Flow {
 	return t.derived(c, index, seen)
 }
 
+// returned traces result res of fn in fn's frame, when every return
+// agrees on where it comes from.
+func (t *Tracer) returned(fn *ssa.Function, res int) *Flow {
+	t.depth++
+	defer func() { t.depth-- }()
+	var out *Flow
+	for _, b := range fn.Blocks {
+		ret, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return)
+		if !ok || res >= len(ret.Results) {
+			continue
+		}
+		f := t.trace(ret.Results[res], map[ssa.Value]bool{})
+		if out != nil && (f.Origin != out.Origin || f.Index != out.Index || len(f.Sets) != len(out.Sets)) {
+			return nil
+		}
+		out = &f
+	}
+	return out
+}
+
 // maxInline bounds how deep derived follows helpers that return contexts.
 const maxInline = 4
 
@@ -363,20 +383,7 @@ func (t *Tracer) derived(c *ssa.Call, index int, seen map[ssa.Value]bool) Flow {
 		if t.depth >= maxInline {
 			return opaque
 		}
-		t.depth++
-		defer func() { t.depth-- }()
-		var out *Flow
-		for _, b := range fn.Blocks {
-			ret, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return)
-			if !ok || res >= len(ret.Results) {
-				continue
-			}
-			f := t.trace(ret.Results[res], map[ssa.Value]bool{})
-			if out != nil && (f.Origin != out.Origin || f.Index != out.Index || len(f.Sets) != len(out.Sets)) {
-				return opaque
-			}
-			out = &f
-		}
+		out := t.returned(fn, res)
 		if out == nil {
 			return opaque
 		}

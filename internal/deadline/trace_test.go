@@ -160,3 +160,46 @@ func TestTraceLoop(t *testing.T) {
 		t.Errorf("got %+v, want parameter 0", fl)
 	}
 }
+
+const chainSrc = `package r
+
+import (
+	"context"
+	"time"
+)
+
+type key int
+
+func use(ctx context.Context) {}
+
+func withA(ctx context.Context) context.Context { return context.WithValue(ctx, key(1), 1) }
+func withB(ctx context.Context) context.Context { return context.WithValue(ctx, key(2), 2) }
+
+func run() {
+	ctx, cancel := context.WithTimeout(context.Background(), 40*time.Second)
+	defer cancel()
+	ctx = withA(ctx)
+	ctx = withB(ctx)
+	ctx = withA(ctx)
+	ctx = withB(ctx)
+	ctx = withA(ctx)
+	ctx = withB(ctx)
+	use(ctx)
+}
+`
+
+// A chain of helpers that each add a value keeps the deadline.
+func TestTraceHelperChain(t *testing.T) {
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, "r.go", chainSrc, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pkg, _, err := ssautil.BuildPackage(&types.Config{Importer: importer.Default()}, fset, types.NewPackage("r", ""), []*ast.File{f}, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := Summarize((&Tracer{}).Trace(useArg(pkg.Func("run")))).String(); got != "40s" {
+		t.Errorf("deadline %s, want 40s", got)
+	}
+}
