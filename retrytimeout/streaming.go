@@ -156,7 +156,7 @@ func (c *checker) httpStreaming(call *ast.CallExpr, fn *types.Func, fnNode ast.N
 		return
 	}
 	loop := c.streamLoop(resp, fnNode, call.End())
-	if loop == nil {
+	if loop == nil || !c.streamed(fnNode, loop) {
 		return
 	}
 	var srcs []timeoutSrc
@@ -468,4 +468,46 @@ func (c *checker) ctxCallTimeout(call *ast.CallExpr, fnNode ast.Node, depth int)
 		return c.ctxTimeout(call.Args[0], fnNode, depth+1)
 	}
 	return timeoutSrc{}, false
+}
+
+// streamed reports whether a body read in a loop is a stream of events
+// rather than a download read piece by piece: the function asks for
+// text/event-stream or the loop parses SSE fields ("data:", "event:"), or
+// the body is decoded value by value (json.Decoder over NDJSON).
+func (c *checker) streamed(fnNode ast.Node, loop ast.Node) bool {
+	info := c.pass.TypesInfo
+	found := false
+	ast.Inspect(fnNode, func(n ast.Node) bool {
+		if found {
+			return false
+		}
+		switch n := n.(type) {
+		case *ast.BasicLit:
+			if n.Kind != token.STRING {
+				return true
+			}
+			v := strings.ToLower(n.Value)
+			if strings.Contains(v, "text/event-stream") {
+				found = true
+			}
+			if within(n, loop) && (strings.HasPrefix(strings.Trim(v, "\"`"), "data:") || strings.HasPrefix(strings.Trim(v, "\"`"), "event:")) {
+				found = true
+			}
+		case *ast.CallExpr:
+			if !within(n, loop) {
+				return true
+			}
+			if sel, ok := astutil.Unparen(n.Fun).(*ast.SelectorExpr); ok && (sel.Sel.Name == "Decode" || sel.Sel.Name == "More") {
+				t := info.TypeOf(sel.X)
+				if p, ok := t.(*types.Pointer); ok {
+					t = p.Elem()
+				}
+				if nt, ok := t.(*types.Named); ok && nt.Obj().Pkg() != nil && nt.Obj().Pkg().Path() == "encoding/json" && nt.Obj().Name() == "Decoder" {
+					found = true
+				}
+			}
+		}
+		return true
+	})
+	return found
 }

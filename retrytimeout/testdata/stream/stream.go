@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
+	"strings"
 	"time"
 
 	"github.com/anthropics/anthropic-sdk-go"
@@ -180,4 +181,42 @@ func openaiOnce(parent context.Context, client openai.Client) (string, error) {
 		return "", err
 	}
 	return res.Choices[0].Message.Content, nil
+}
+
+// quiet: a CSV download read line by line is not a stream of events.
+func csvLines(ctx context.Context, url string, emit func(string)) error {
+	c := &http.Client{Timeout: 30 * time.Second}
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
+	if err != nil {
+		return err
+	}
+	resp, err := c.Do(req)
+	if err != nil {
+		return err
+	}
+	defer resp.Body.Close()
+	sc := bufio.NewScanner(resp.Body)
+	for sc.Scan() {
+		emit(sc.Text())
+	}
+	return sc.Err()
+}
+
+// (7) SSE parsed by hand: the "data:" prefix marks the stream.
+func sseByHand(url string, emit func(string)) error {
+	resp, err := shortClient.Get(url) // want `total timeout on a streaming call: .*20s http.Client Timeout`
+	if err != nil {
+		return err
+	}
+	defer resp.Body.Close()
+	r := bufio.NewReader(resp.Body)
+	for {
+		line, err := r.ReadString('\n')
+		if err != nil {
+			return err
+		}
+		if strings.HasPrefix(line, "data: ") {
+			emit(strings.TrimPrefix(line, "data: "))
+		}
+	}
 }
