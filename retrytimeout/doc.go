@@ -71,10 +71,14 @@
 // once.
 //
 // total timeout on a streaming call: an http.Client Timeout or a context
-// timeout on a response read chunk by chunk in a loop (SSE, NDJSON, a
-// bufio.Scanner over the body), or on an SDK streaming method
-// (NewStreaming), where an inactivity timeout is meant: a long answer is
-// cut off while it is still arriving.
+// timeout set in the same function on a response read event by event in a
+// loop (SSE: the function asks for text/event-stream or the loop parses
+// "data:" lines; NDJSON: a json.Decoder over the body), or on an SDK
+// streaming method (NewStreaming of openai-go and anthropic-sdk-go, with a
+// context timeout or option.WithRequestTimeout; bedrockruntime's
+// ConverseStream), where an inactivity timeout is meant: a long answer is
+// cut off while it is still arriving. A download read line by line is not
+// a stream of events and is left alone.
 //
 // One diagnostic per kind and retry, at the place to edit: the loop or
 // library call for attempt-only retries, the wait (or the option that
