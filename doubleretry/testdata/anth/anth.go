@@ -3,6 +3,7 @@ package anth
 
 import (
 	"context"
+	"time"
 
 	"github.com/anthropics/anthropic-sdk-go"
 	"github.com/anthropics/anthropic-sdk-go/option"
@@ -33,7 +34,7 @@ func NewAgent() *Agent {
 func (a *Agent) Ask(ctx context.Context, q string) (*anthropic.Message, error) {
 	var out *anthropic.Message
 	b := backoff.WithContext(backoff.WithMaxRetries(backoff.NewExponentialBackOff(), 4), ctx)
-	err := backoff.Retry(func() error { // want `backoff.Retry \(5 attempts\) at anth/anth.go:36 wraps anthropic Messages.New at anth/anth.go:37, which retries 2 more times by default \(client built at anth/anth.go:27\): up to 15 requests per call; pick one layer: option.WithMaxRetries\(0\) on the client, or drop this backoff.Retry`
+	err := backoff.Retry(func() error { // want `backoff.Retry \(5 attempts\) at anth/anth.go:37 wraps anthropic Messages.New at anth/anth.go:38, which retries 2 more times by default \(client built at anth/anth.go:28\): up to 15 requests per call; pick one layer: option.WithMaxRetries\(0\) on the client, or drop this backoff.Retry`
 		m, err := a.c.Messages.New(ctx, params(q))
 		if err != nil {
 			return err
@@ -85,8 +86,19 @@ func (a *Lean) Local() error {
 // AskForever: backoff.Retry with the library default (no attempt limit,
 // 15 minutes of elapsed time) around the SDK's own retries.
 func (a *Agent) AskForever(ctx context.Context, q string) error {
-	return backoff.Retry(func() error { // want `backoff.Retry \(unbounded attempts\) at anth/anth.go:88 wraps anthropic Messages.New at anth/anth.go:89, which retries 2 more times by default \(client built at anth/anth.go:27\): up to 3 requests per attempt of this layer, whose attempts are unbounded; pick one layer: option.WithMaxRetries\(0\) on the client, or drop this backoff.Retry`
+	return backoff.Retry(func() error { // want `backoff.Retry \(unbounded attempts\) at anth/anth.go:89 wraps anthropic Messages.New at anth/anth.go:90, which retries 2 more times by default \(client built at anth/anth.go:28\): up to 3 requests per attempt of this layer, whose attempts are unbounded; pick one layer: option.WithMaxRetries\(0\) on the client, or drop this backoff.Retry`
 		_, err := a.c.Messages.New(ctx, params(q))
 		return err
 	}, backoff.NewExponentialBackOff())
+}
+
+// ping makes one SDK call; the SDK retries it.
+func (a *Agent) ping() error {
+	_, err := a.c.Messages.New(context.Background(), params("ping"))
+	return err
+}
+
+// Ping hands the operation to backoff.Retry by name.
+func (a *Agent) Ping() error {
+	return backoff.Retry(a.ping, backoff.WithMaxRetries(backoff.NewConstantBackOff(time.Second), 2)) // want `backoff.Retry \(3 attempts\) at anth/anth.go:103 wraps anthropic Messages.New at anth/anth.go:97 \(through anth.\(\*Agent\).ping\), which retries 2 more times by default \(client built at anth/anth.go:28\): up to 9 requests per call`
 }
