@@ -275,6 +275,8 @@ type valSource struct {
 	// cond is true when the assignment sits in more conditional blocks than
 	// the variable's declaration (an append under an if).
 	cond bool
+	// end is where the assignment or declaration ends.
+	end token.Pos
 	// unknown marks an assignment the model cannot follow (x, y = f(), g()
 	// mismatches, a range variable, an address taken).
 	unknown bool
@@ -378,9 +380,9 @@ func buildIndex(info *types.Info, files []*ast.File) *callIndex {
 					ix.condDepth[v] = depth
 					switch {
 					case len(n.Values) == len(n.Names):
-						ix.vars[v] = append(ix.vars[v], valSource{expr: n.Values[i]})
+						ix.vars[v] = append(ix.vars[v], valSource{expr: n.Values[i], end: n.End()})
 					case len(n.Values) == 1:
-						ix.vars[v] = append(ix.vars[v], valSource{expr: n.Values[0], tuple: true, idx: i})
+						ix.vars[v] = append(ix.vars[v], valSource{expr: n.Values[0], tuple: true, idx: i, end: n.End()})
 					}
 				}
 			case *ast.AssignStmt:
@@ -411,9 +413,9 @@ func buildIndex(info *types.Info, files []*ast.File) *callIndex {
 					case n.Tok != token.ASSIGN && n.Tok != token.DEFINE:
 						ix.vars[v] = append(ix.vars[v], valSource{unknown: true})
 					case len(n.Lhs) == len(n.Rhs):
-						ix.vars[v] = append(ix.vars[v], valSource{expr: n.Rhs[i], cond: cond})
+						ix.vars[v] = append(ix.vars[v], valSource{expr: n.Rhs[i], cond: cond, end: n.End()})
 					case len(n.Rhs) == 1:
-						ix.vars[v] = append(ix.vars[v], valSource{expr: n.Rhs[0], tuple: true, idx: i, cond: cond})
+						ix.vars[v] = append(ix.vars[v], valSource{expr: n.Rhs[0], tuple: true, idx: i, cond: cond, end: n.End()})
 					default:
 						ix.vars[v] = append(ix.vars[v], valSource{unknown: true})
 					}
@@ -486,7 +488,8 @@ func buildIndex(info *types.Info, files []*ast.File) *callIndex {
 
 func callIsCond(n ast.Node) bool {
 	switch n.(type) {
-	case *ast.IfStmt, *ast.SwitchStmt, *ast.TypeSwitchStmt, *ast.SelectStmt, *ast.ForStmt, *ast.RangeStmt, *ast.CaseClause, *ast.CommClause:
+	case *ast.IfStmt, *ast.SwitchStmt, *ast.TypeSwitchStmt, *ast.SelectStmt, *ast.ForStmt, *ast.RangeStmt, *ast.CaseClause, *ast.CommClause,
+		*ast.FuncLit: // a closure may run at any time, or not at all
 		return true
 	}
 	return false
@@ -561,7 +564,24 @@ func (p *callCtx) origin(e ast.Expr) (ast.Expr, []*types.Var) {
 		}
 		srcs := ix.vars[v]
 		var only *valSource
+		chosen := false
+		if len(srcs) > 1 && p.straightLine(v, srcs) {
+			chosen = true
+			// b := retry.NewFibonacci(d); b = retry.WithMaxRetries(3, b):
+			// the value at this use is the last assignment before it.
+			for i := range srcs {
+				if srcs[i].end <= e.Pos() && (only == nil || srcs[i].end > only.end) {
+					only = &srcs[i]
+				}
+			}
+			if only == nil || p.capturedBefore(v, e, srcs) {
+				return nil, vars
+			}
+		}
 		for i := range srcs {
+			if chosen {
+				break // chosen by position
+			}
 			s := &srcs[i]
 			if s.unknown {
 				return nil, vars
@@ -629,6 +649,41 @@ func (p *callCtx) returnedBy(call *ast.CallExpr, i int) ast.Expr {
 		return nil
 	}
 	return out
+}
+
+// straightLine reports whether a local variable is only assigned in the
+// block it is declared in (no branch, loop or closure between), so the
+// value at a use is the last assignment before it.
+func (p *callCtx) straightLine(v *types.Var, srcs []valSource) bool {
+	if v.IsField() || v.Parent() == nil || v.Parent() == v.Pkg().Scope() {
+		return false
+	}
+	for _, s := range srcs {
+		if s.unknown || s.cond || !s.end.IsValid() {
+			return false
+		}
+	}
+	return true
+}
+
+// capturedBefore reports a use of v inside a closure written before a
+// later assignment of v: the closure may run after it.
+func (p *callCtx) capturedBefore(v *types.Var, use ast.Expr, srcs []valSource) bool {
+	later := false
+	for _, s := range srcs {
+		if s.end > use.Pos() {
+			later = true
+		}
+	}
+	if !later {
+		return false
+	}
+	for _, n := range p.stack {
+		if lit, ok := n.(*ast.FuncLit); ok && lit.Pos() > v.Pos() && lit.Pos() <= use.Pos() && use.End() <= lit.End() {
+			return true
+		}
+	}
+	return false
 }
 
 // sameSource reports whether two sources give the same value: the same

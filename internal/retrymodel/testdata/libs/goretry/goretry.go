@@ -30,11 +30,11 @@ func configured(ctx context.Context) error {
 	})
 }
 
-// A backoff variable assigned twice is not followed.
+// A backoff variable wrapped in straight-line code: the last assignment counts.
 func reassigned(ctx context.Context) error {
 	b := retry.NewConstant(time.Second)
 	b = retry.WithMaxRetries(2, b)
-	return retry.Do(ctx, b, func(ctx context.Context) error { // want `^go-retry Do kind=library attempts=- waits=- .*classifier=true`
+	return retry.Do(ctx, b, func(ctx context.Context) error { // want `^go-retry Do kind=library attempts=3 waits=1s,1s .*classifier=true`
 		_, err := call(ctx)
 		return retry.RetryableError(err)
 	})
@@ -76,4 +76,29 @@ func wrapped(ctx context.Context) error {
 		return retry.RetryableError(err)
 	}
 	return nil
+}
+
+// A closure that reads the backoff before it is wrapped again runs later:
+// unknown.
+func captured(ctx context.Context) error {
+	b := retry.NewConstant(time.Second)
+	run := func() error {
+		return retry.Do(ctx, b, func(ctx context.Context) error { // want `^go-retry Do kind=library attempts=- waits=-`
+			_, err := call(ctx)
+			return retry.RetryableError(err)
+		})
+	}
+	b = retry.WithMaxRetries(2, b)
+	return run()
+}
+
+// The abcxyz/pkg gcpmetadata shape.
+func chain(ctx context.Context) error {
+	b := retry.NewFibonacci(50 * time.Millisecond)
+	b = retry.WithCappedDuration(5*time.Second, b)
+	b = retry.WithMaxDuration(30*time.Second, b)
+	return retry.Do(ctx, b, func(ctx context.Context) error { // want `^go-retry Do kind=library attempts=unbounded waits=50ms,100ms,150ms,250ms,400ms jitter=no .*elapsed=30s`
+		_, err := call(ctx)
+		return retry.RetryableError(err)
+	})
 }
