@@ -19,12 +19,17 @@
 // go-retryablehttp clients including an *http.Client built by
 // StandardClient(), and SDK clients that retry by default) and follows its
 // retried region: direct calls, methods, closures handed to retry libraries,
-// and functions of other packages through facts. When the region reaches
+// and functions of other packages through facts. For a hand-rolled loop only
+// the calls whose failure starts another turn count: a call made once the
+// operation succeeded runs once, whatever it reaches. When the region reaches
 // another retry layer, it reports at the outer layer, once, with the whole
 // chain, the position of each layer, where the SDK client was built, and the
 // product of attempts when every layer's count is known. An SDK default that
-// was assumed because the client's construction could not be found is marked
-// as such.
+// was assumed because the client's construction or configuration could not
+// be read is marked as such. Each nesting is reported at its own outer layer:
+// a chain of three layers is reported at the outermost, with the product of
+// all three, and the inner pair again at the middle layer; functions that
+// only call through are not reported.
 //
 // A layer whose own retries are off (option.WithMaxRetries(0) on the client
 // or the call, RetryMax = 0, aws.NopRetryer, RetryMaxAttempts = 1) makes one

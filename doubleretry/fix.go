@@ -58,6 +58,14 @@ func (c *checker) fix(chain retrymodel.Chain) []analysis.SuggestedFix {
 	if name == "" {
 		return nil
 	}
+	// The name must mean the option package where the argument goes.
+	if scope := c.pass.Pkg.Scope().Innermost(ctor.Pos()); scope != nil {
+		if _, obj := scope.LookupParent(name, ctor.Pos()); obj != nil {
+			if pn, ok := obj.(*types.PkgName); !ok || pn.Imported().Path() != optPath {
+				return nil
+			}
+		}
+	}
 	arg := name + ".WithMaxRetries(0)"
 	if n := len(ctor.Args); n > 0 {
 		edits = append(edits, analysis.TextEdit{Pos: ctor.Args[n-1].End(), End: ctor.Args[n-1].End(), NewText: []byte(", " + arg)})
@@ -131,7 +139,7 @@ func (c *checker) importName(file *ast.File, path string) (string, []analysis.Te
 		}
 	}
 	// Not imported: "option" must be free in the file scope.
-	if c.pass.TypesInfo.Scopes[file] != nil && c.pass.TypesInfo.Scopes[file].Lookup("option") != nil {
+	if fs := c.pass.TypesInfo.Scopes[file]; fs != nil && fs.Lookup("option") != nil {
 		return "", nil
 	}
 	for _, d := range file.Decls {
