@@ -299,7 +299,13 @@ type callIndex struct {
 	// escapes marks pointer-typed variables handed to a function outside
 	// the retry libraries: it may set their fields where the model does
 	// not look.
-	escapes map[*types.Var]bool
+	escapes map[*types.Var][]escape
+}
+
+// An escape is a variable handed to a function as argument arg.
+type escape struct {
+	fn  *types.Func // nil: a dynamic call
+	arg int
 }
 
 var (
@@ -332,7 +338,7 @@ func buildIndex(info *types.Info, files []*ast.File) *callIndex {
 		vars:      make(map[*types.Var][]valSource),
 		sets:      make(map[types.Object][]fieldSet),
 		condDepth: make(map[*types.Var]int),
-		escapes:   make(map[*types.Var]bool),
+		escapes:   make(map[*types.Var][]escape),
 	}
 	objOf := func(e ast.Expr) *types.Var {
 		switch e := astutil.Unparen(e).(type) {
@@ -421,14 +427,15 @@ func buildIndex(info *types.Info, files []*ast.File) *callIndex {
 					}
 				}
 			case *ast.CallExpr:
-				if fn, ok := typeutil.Callee(info, n).(*types.Func); ok && fn.Pkg() != nil {
+				fn, _ := typeutil.Callee(info, n).(*types.Func)
+				if fn != nil && fn.Pkg() != nil {
 					// the retry libraries and printers do not set fields
 					// of what they are given
 					if path := fn.Pkg().Path(); knownPath(path) || path == "fmt" || path == "log" || path == "log/slog" {
 						break
 					}
 				}
-				for _, a := range n.Args {
+				for i, a := range n.Args {
 					a = astutil.Unparen(a)
 					addr := false
 					if u, ok := a.(*ast.UnaryExpr); ok && u.Op == token.AND {
@@ -436,7 +443,7 @@ func buildIndex(info *types.Info, files []*ast.File) *callIndex {
 					}
 					if v := objOf(a); v != nil {
 						if _, isPtr := v.Type().Underlying().(*types.Pointer); isPtr || addr {
-							ix.escapes[v] = true
+							ix.escapes[v] = append(ix.escapes[v], escape{fn: fn, arg: i})
 						}
 					}
 				}
@@ -705,11 +712,70 @@ func (p *callCtx) sameSource(a, b *valSource) bool {
 func (p *callCtx) escaped(vars []*types.Var) bool {
 	ix := p.index()
 	for _, v := range vars {
-		if ix.escapes[v] {
-			return true
+		for _, esc := range ix.escapes[v] {
+			if p.mayConfigure(esc) {
+				return true
+			}
 		}
 	}
 	return false
+}
+
+// mayConfigure reports whether the function of an escape may set fields of
+// its argument: any function of another package or called dynamically; a
+// function of this package that assigns to a field of that parameter or
+// hands it on.
+func (p *callCtx) mayConfigure(esc escape) bool {
+	if esc.fn == nil {
+		return true
+	}
+	decl := p.res.decls[esc.fn.Origin()]
+	if decl == nil || decl.Body == nil {
+		return true
+	}
+	sig, ok := esc.fn.Type().(*types.Signature)
+	if !ok || sig.Variadic() && esc.arg >= sig.Params().Len()-1 || esc.arg >= sig.Params().Len() {
+		return true
+	}
+	param := sig.Params().At(esc.arg)
+	uses := func(e ast.Expr) bool {
+		id, ok := astutil.Unparen(e).(*ast.Ident)
+		return ok && p.info.Uses[id] == param
+	}
+	may := false
+	ast.Inspect(decl.Body, func(n ast.Node) bool {
+		if may {
+			return false
+		}
+		switch n := n.(type) {
+		case *ast.AssignStmt:
+			for _, lhs := range n.Lhs {
+				for x := astutil.Unparen(lhs); ; {
+					sel, ok := x.(*ast.SelectorExpr)
+					if !ok {
+						break
+					}
+					if uses(sel.X) {
+						may = true
+					}
+					x = astutil.Unparen(sel.X)
+				}
+			}
+		case *ast.CallExpr:
+			for _, a := range n.Args {
+				if u, ok := astutil.Unparen(a).(*ast.UnaryExpr); ok && u.Op == token.AND {
+					a = u.X
+				}
+				if uses(a) {
+					if fn, _ := typeutil.Callee(p.info, n).(*types.Func); fn == nil || fn.Pkg() == nil || !knownPath(fn.Pkg().Path()) {
+						may = true // handed on
+					}
+				}
+			}
+		}
+		return true
+	})
+	return may
 }
 
 // setsOn returns the field assignments made on any of vars.

@@ -124,3 +124,16 @@ func timeouts() (*http.Response, error) {
 	}
 	return c.Get("http://x") // want `^retryablehttp\.Client\.Get kind=client attempts=5 .*perattempt=10s`
 }
+
+// A constructor of the package that only stores the client does not
+// configure it.
+type holder struct{ c *retryablehttp.Client }
+
+func newHolder(c *retryablehttp.Client) *holder { return &holder{c: c} }
+
+func stored() (*http.Response, error) {
+	c := retryablehttp.NewClient()
+	c.RetryMax = 1
+	_ = newHolder(c)
+	return c.Get("http://x") // want `^retryablehttp\.Client\.Get kind=client attempts=2 waits=1s `
+}
