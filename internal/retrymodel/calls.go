@@ -66,8 +66,15 @@ const (
 //   - A layer bound to context.Background()/TODO() is not deadline-aware.
 //   - Values are followed flow-insensitively through locals, package
 //     variables and struct fields of this package given one value (or the
-//     same field read in several places), and through the return of a
-//     package function; another package's constructors are not followed.
+//     same field read in several places), a local wrapped in straight-line
+//     code (b = retry.WithMaxRetries(3, b): the last assignment before the
+//     use), and the return of a package function. A client built in
+//     another package (a function's result, a package variable, a struct
+//     field) is read from its ClientFact; the layer then has no ClientPos
+//     and a note "client built at dir/file.go:line (by pkg.Func)".
+//   - A client or backoff handed to a function that may set its fields
+//     (another package's, or one of this package that assigns them or
+//     hands it on) has unknown settings.
 func (pc *pkgCtx) callLayer(call *ast.CallExpr, fnNode ast.Node, stack []ast.Node) *Layer {
 	fn, _ := typeutil.Callee(pc.info, call).(*types.Func)
 	if fn == nil || fn.Pkg() == nil {
