@@ -5,6 +5,7 @@ import (
 	"go/constant"
 	"go/token"
 	"go/types"
+	"regexp"
 	"slices"
 	"strings"
 
@@ -48,6 +49,10 @@ func vor(a, b val) val { return vnot(vand(vnot(a), vnot(b))) }
 // comparison (dep), and a read of the error's code, type or body (body).
 type pathState struct {
 	dep, body bool
+	// changes: the path changes the request before another attempt
+	// (refreshes a token, truncates the input), so a 401 or 413 retried
+	// on it is not the same request again.
+	changes bool
 }
 
 // flow kinds.
@@ -179,6 +184,7 @@ func (w *walker) stmt(s ast.Stmt, st pathState) []flow {
 	case *ast.LabeledStmt:
 		return w.stmt(s.Stmt, st)
 	case *ast.IfStmt:
+		st = w.init(s.Init, st)
 		v := w.cond(s.Cond, &st)
 		t, e := st, st
 		if v != vN {
@@ -222,7 +228,17 @@ func (w *walker) stmt(s ast.Stmt, st pathState) []flow {
 			return []flow{{kind: fUnknown, st: st}}
 		}
 		return next(st)
+	case *ast.AssignStmt:
+		for _, r := range s.Rhs {
+			if call, ok := ast.Unparen(r).(*ast.CallExpr); ok && w.ck.changesRequest(call) {
+				st.changes = true
+			}
+		}
+		return next(st)
 	case *ast.ExprStmt:
+		if call, ok := s.X.(*ast.CallExpr); ok && w.ck.changesRequest(call) {
+			st.changes = true
+		}
 		if call, ok := s.X.(*ast.CallExpr); ok && w.ck.noReturn(call) {
 			if w.mode == modeBool {
 				return []flow{{kind: fUnknown, st: st}}
@@ -265,7 +281,21 @@ func breakToNext(fs []flow) []flow {
 	return fs
 }
 
+// init runs the init statement of an if or switch.
+func (w *walker) init(s ast.Stmt, st pathState) pathState {
+	if s == nil {
+		return st
+	}
+	for _, f := range w.stmt(s, st) {
+		if f.kind == fNext {
+			return f.st
+		}
+	}
+	return st
+}
+
 func (w *walker) switchStmt(s *ast.SwitchStmt, st pathState) []flow {
+	st = w.init(s.Init, st)
 	var tagOperand ast.Expr
 	tagStatus, tagString := false, false
 	if s.Tag != nil {
@@ -991,4 +1021,17 @@ func (ck *checker) readsBody(e ast.Expr) bool {
 func bodyName(name string) bool {
 	l := strings.ToLower(name)
 	return strings.Contains(l, "quota") || strings.Contains(l, "billing") || strings.Contains(l, "insufficient")
+}
+
+// changeName matches calls that change the request before another attempt.
+var changeName = regexp.MustCompile(`(?i)refresh|reauth|login|token|truncat|shrink|trim|split|compact|summari|reduce`)
+
+func (ck *checker) changesRequest(call *ast.CallExpr) bool {
+	switch f := ast.Unparen(call.Fun).(type) {
+	case *ast.Ident:
+		return changeName.MatchString(f.Name)
+	case *ast.SelectorExpr:
+		return changeName.MatchString(f.Sel.Name)
+	}
+	return false
 }

@@ -40,7 +40,10 @@ var Analyzer = &analysis.Analyzer{
 
 // Result lists the retry decisions found, for tests and other tools.
 type Result struct {
-	Decisions int
+	Decisions int // retry decisions evaluated
+	// Status lists the positions (dir/file.go:line) of the decisions that
+	// test a status code, one per decision.
+	Status []string
 }
 
 // checker holds what one package's analysis shares.
@@ -88,11 +91,15 @@ func run(pass *analysis.Pass) (any, error) {
 			ck.used[fn] = true
 		}
 	}
+	res := &Result{Decisions: len(decisions)}
 	for _, d := range decisions {
 		ck.check(d)
+		if len(d.atoms) > 0 {
+			res.Status = append(res.Status, ck.short(d.layer.Pos))
+		}
 	}
 	ck.exportFacts()
-	return &Result{Decisions: len(decisions)}, nil
+	return res, nil
 }
 
 // mentionsCodes is the fast path: a package with no 4xx/5xx constant and
@@ -132,11 +139,12 @@ type decision struct {
 	retried  map[int]bool // some path that tests the status retries it
 	stopped  map[int]bool // some path that tests the status gives up
 	noBody   map[int]bool // some path retries it without reading the error's code or type
+	blind    map[int]bool // ... and without changing the request (new token, shorter input)
 }
 
 func newDecision(l *retrymodel.Layer) *decision {
 	return &decision{layer: l, funcs: map[*types.Func]bool{},
-		retried: map[int]bool{}, stopped: map[int]bool{}, noBody: map[int]bool{}}
+		retried: map[int]bool{}, stopped: map[int]bool{}, noBody: map[int]bool{}, blind: map[int]bool{}}
 }
 
 // decisionsOf returns the retry decisions of a layer: its classifier, and
@@ -262,6 +270,7 @@ func (ck *checker) classifierDecision(l *retrymodel.Layer) *decision {
 			d.retried[c] = cv.v&vT != 0
 			d.stopped[c] = cv.v&vF != 0
 			d.noBody[c] = cv.v&vT != 0 && !cv.body
+			d.blind[c] = d.noBody[c]
 		}
 		return d
 	}
@@ -283,6 +292,7 @@ func (ck *checker) classifierDecision(l *retrymodel.Layer) *decision {
 		d.retried[c.Code] = c.True
 		d.stopped[c.Code] = c.False
 		d.noBody[c.Code] = c.True && !c.BodyRead
+		d.blind[c.Code] = d.noBody[c.Code]
 	}
 	d.provider = f.Provider
 	d.atoms = []*atom{a}
@@ -320,6 +330,9 @@ func (ck *checker) walkDecision(l *retrymodel.Layer, body *ast.BlockStmt, m mode
 				d.retried[c] = true
 				if !f.st.body {
 					d.noBody[c] = true
+					if !f.st.changes {
+						d.blind[c] = true
+					}
 				}
 			}
 			if stop {
@@ -397,7 +410,7 @@ func (ck *checker) check(d *decision) {
 	for _, c := range permanent {
 		// A permanent code retried only after the error's code or message
 		// was read is a classified exception (a known race), not a blind retry.
-		if !d.retried[c] || !d.noBody[c] {
+		if !d.retried[c] || !d.blind[c] {
 			continue
 		}
 		for _, a := range atoms {

@@ -304,3 +304,28 @@ func errConstructorSet(url string) (*http.Response, error) {
 	}
 	return nil, errors.New("out of attempts")
 }
+
+// errRefresh retries a 401 once the token is refreshed and a 413 once the
+// input is truncated: not the same request again. Quiet.
+func errRefresh(url string, refreshToken func() error, truncateInput func()) (*http.Response, error) {
+	for attempt := 0; attempt < 3; attempt++ {
+		resp, err := do(url)
+		if err == nil {
+			return resp, nil
+		}
+		switch statusOf(err) {
+		case http.StatusUnauthorized:
+			if rerr := refreshToken(); rerr != nil {
+				return nil, rerr
+			}
+		case http.StatusRequestEntityTooLarge:
+			truncateInput()
+		default:
+			if statusOf(err) < 500 {
+				return nil, err
+			}
+		}
+		time.Sleep(time.Second)
+	}
+	return nil, errors.New("out of attempts")
+}
