@@ -38,14 +38,17 @@ import (
 	"golang.org/x/tools/go/analysis"
 
 	"github.com/retryvet/retryvet/analyzers"
+	"github.com/retryvet/retryvet/internal/directive"
 	"github.com/retryvet/retryvet/internal/retrymodel"
 )
 
 // Name is the name of the suite plugin in .custom-gcl.yml and .golangci.yml.
 const Name = "retryvet"
 
-// Names are the per-analyzer plugins registered besides the suite.
-var Names = []string{"deadlinecensus", "doubleretry", "retrytimeout", "retrystatus", "expiredctx"}
+// Names are the per-analyzer plugins registered besides the suite: the
+// analyzer names of the contract (DESIGN.md), as the ignore directive
+// knows them.
+var Names = directive.Names
 
 func init() {
 	register.Plugin(Name, func(conf any) (register.LinterPlugin, error) { return New(conf, "") })
