@@ -5,6 +5,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"sort"
 	"strings"
 	"time"
 
@@ -17,6 +18,7 @@ type timeoutSrc struct {
 	d    time.Duration
 	pos  token.Pos
 	what string // "http.Client Timeout", "context timeout", "option.WithRequestTimeout"
+	note string // "(the client it is built with; ...)"
 }
 
 // checkStreaming reports streaming calls under a total timeout:
@@ -134,8 +136,8 @@ func (c *checker) streamingMessage(what string, t timeoutSrc) string {
 	if t.pos.IsValid() {
 		at = " set at " + c.short(t.pos)
 	}
-	return fmt.Sprintf("total timeout on a streaming call: %s is cut off after the %s %s%s however fast the chunks arrive, so a long answer fails while it is still arriving (and is retried from the start); bound the time between chunks instead (a timer reset on each chunk that cancels the request) and keep total timeouts off streaming calls",
-		what, fmtDur(t.d), t.what, at)
+	return fmt.Sprintf("total timeout on a streaming call: %s is cut off after the %s %s%s%s however fast the chunks arrive, so a long answer fails while it is still arriving; bound the time between chunks instead (a timer reset on each chunk that cancels the request) and keep total timeouts off streaming calls",
+		what, fmtDur(t.d), t.what, at, t.note)
 }
 
 func shortest(srcs []timeoutSrc) (timeoutSrc, bool) {
@@ -288,10 +290,20 @@ func (c *checker) streamLoop(resp *types.Var, fnNode ast.Node, after token.Pos) 
 // clientTimeout folds the Timeout of the http.Client expression e, when e
 // is (a variable holding) an http.Client composite literal.
 func (c *checker) clientTimeout(e ast.Expr) (timeoutSrc, bool) {
+	if sel, ok := astutil.Unparen(e).(*ast.SelectorExpr); ok {
+		if t, ok := c.fieldClientTimeout(sel); ok {
+			return t, true
+		}
+	}
 	lit := c.clientLiteral(e, 0)
 	if lit == nil {
 		return timeoutSrc{}, false
 	}
+	return c.literalTimeout(lit)
+}
+
+// literalTimeout folds the Timeout of an http.Client composite literal.
+func (c *checker) literalTimeout(lit *ast.CompositeLit) (timeoutSrc, bool) {
 	for _, elt := range lit.Elts {
 		kv, ok := elt.(*ast.KeyValueExpr)
 		if !ok {
@@ -510,4 +522,96 @@ func (c *checker) streamed(fnNode ast.Node, loop ast.Node) bool {
 		return true
 	})
 	return found
+}
+
+// fieldClientTimeout folds the Timeout of a client held in a struct field
+// (c.httpClient): every value the package gives the field must be an
+// http.Client literal with the same Timeout. Assignments elsewhere to the
+// field's Timeout (an option that changes it) are named in the source, so
+// the message says the timeout is the default.
+func (c *checker) fieldClientTimeout(sel *ast.SelectorExpr) (timeoutSrc, bool) {
+	info := c.pass.TypesInfo
+	selection, ok := info.Selections[sel]
+	if !ok || selection.Kind() != types.FieldVal {
+		return timeoutSrc{}, false
+	}
+	fld, ok := selection.Obj().(*types.Var)
+	if !ok {
+		return timeoutSrc{}, false
+	}
+	isFld := func(e ast.Expr) bool {
+		s, ok := astutil.Unparen(e).(*ast.SelectorExpr)
+		if !ok {
+			return false
+		}
+		sl, ok := info.Selections[s]
+		return ok && sl.Obj() == fld
+	}
+	type val struct {
+		e   ast.Expr
+		pos token.Pos
+	}
+	var vals []val
+	var overrides []token.Pos
+	bad := false
+	for _, f := range c.pass.Files {
+		ast.Inspect(f, func(n ast.Node) bool {
+			switch n := n.(type) {
+			case *ast.KeyValueExpr:
+				if id, ok := n.Key.(*ast.Ident); ok && info.Uses[id] == fld {
+					vals = append(vals, val{n.Value, n.Pos()})
+				}
+			case *ast.AssignStmt:
+				for i, lhs := range n.Lhs {
+					if isFld(lhs) {
+						if len(n.Rhs) != len(n.Lhs) {
+							bad = true
+							continue
+						}
+						vals = append(vals, val{n.Rhs[i], n.Pos()})
+					}
+					if s, ok := astutil.Unparen(lhs).(*ast.SelectorExpr); ok && s.Sel.Name == "Timeout" && isFld(s.X) {
+						overrides = append(overrides, n.Pos())
+					}
+				}
+			}
+			return true
+		})
+	}
+	if bad || len(vals) == 0 {
+		return timeoutSrc{}, false
+	}
+	// The literals with a Timeout give the client it is built with; any
+	// other value (an option that replaces the client, a literal without a
+	// Timeout) is a way to change it, named in the message.
+	var out timeoutSrc
+	found := false
+	for _, v := range vals {
+		lit := c.clientLiteral(v.e, 0)
+		if lit == nil {
+			overrides = append(overrides, v.pos)
+			continue
+		}
+		t, ok := c.literalTimeout(lit)
+		if !ok {
+			overrides = append(overrides, v.pos)
+			continue
+		}
+		if found && t.d != out.d {
+			return timeoutSrc{}, false
+		}
+		out, found = t, true
+	}
+	if !found {
+		return timeoutSrc{}, false
+	}
+	if len(overrides) > 0 {
+		sort.Slice(overrides, func(i, j int) bool { return overrides[i] < overrides[j] })
+		var ps []string
+		for _, p := range overrides {
+			ps = append(ps, c.short(p))
+		}
+		out.note = " (the client it is built with; other values are given at " + strings.Join(ps, ", ") + ")"
+	}
+	return out, true
 }

@@ -220,3 +220,40 @@ func sseByHand(url string, emit func(string)) error {
 		}
 	}
 }
+
+// An API client whose constructor sets a total Timeout, with options that
+// may replace the client.
+type apiClient struct {
+	http *http.Client
+}
+
+func newAPIClient(opts ...func(*apiClient)) *apiClient {
+	c := &apiClient{http: &http.Client{Timeout: 30 * time.Second}}
+	for _, o := range opts {
+		o(c)
+	}
+	return c
+}
+
+func withHTTPClient(h *http.Client) func(*apiClient) {
+	return func(c *apiClient) { c.http = h }
+}
+
+// (7) The agent's event stream goes through the client built with 30s.
+func (c *apiClient) run(ctx context.Context, url string, emit func(string)) error {
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, nil)
+	if err != nil {
+		return err
+	}
+	req.Header.Set("Accept", "text/event-stream")
+	resp, err := c.http.Do(req) // want `total timeout on a streaming call: .*30s http.Client Timeout set at stream/stream.go:\d+ \(the client it is built with; other values are given at stream/stream.go:\d+\)`
+	if err != nil {
+		return err
+	}
+	defer resp.Body.Close()
+	sc := bufio.NewScanner(resp.Body)
+	for sc.Scan() {
+		emit(sc.Text())
+	}
+	return sc.Err()
+}
