@@ -203,7 +203,7 @@ func (p *pkgCtx) shape(loop ast.Node, body *ast.BlockStmt, cond ast.Expr) *loopS
 	if len(s.errs) == 0 {
 		return s
 	}
-	p.keepRetried(body, cond, s)
+	p.keepRetried(loop, body, cond, s)
 	if len(s.errs) == 0 {
 		return s
 	}
@@ -219,7 +219,7 @@ func (p *pkgCtx) shape(loop ast.Node, body *ast.BlockStmt, cond ast.Expr) *loopS
 // dropping steps whose failure ends the loop at once (building the request,
 // a cancellable wait that returns ctx.Err()): their success says nothing
 // about the operation's.
-func (p *pkgCtx) keepRetried(body *ast.BlockStmt, cond ast.Expr, s *loopShape) {
+func (p *pkgCtx) keepRetried(loop ast.Node, body *ast.BlockStmt, cond ast.Expr, s *loopShape) {
 	retried := make(map[*types.Var]bool)
 	one := func(v *types.Var) *loopShape {
 		t := &loopShape{errs: map[*types.Var]*ast.CallExpr{v: s.errs[v]}, results: s.results, self: s.self}
@@ -241,7 +241,7 @@ func (p *pkgCtx) keepRetried(body *ast.BlockStmt, cond ast.Expr, s *loopShape) {
 				if !p.mentionsErr(ifs.Cond, t) && v != nil {
 					return true // a status test alone says nothing about v
 				}
-				if !p.blockLeaves(ifs.Body, nil) || p.callsSelf(ifs.Body, s.self) {
+				if !p.blockLeaves(ifs.Body, nil) || p.callsSelf(ifs.Body, s.self) || p.continuesOrWaits(ifs.Body, loop) {
 					retried[v] = true
 				}
 			case successPath:
@@ -281,6 +281,22 @@ func (p *pkgCtx) callsSelf(b ast.Node, self *types.Func) bool {
 	found := false
 	ast.Inspect(b, func(n ast.Node) bool {
 		if c, ok := n.(*ast.CallExpr); ok && typeutil.StaticCallee(p.info, c) == self {
+			found = true
+		}
+		return !found
+	})
+	return found
+}
+
+// continuesOrWaits reports a failure branch that goes on to another turn
+// somewhere inside, even if it ends by giving up: if retry { wait; continue }; return err.
+func (p *pkgCtx) continuesOrWaits(b *ast.BlockStmt, loop ast.Node) bool {
+	if len(p.waitsIn(b)) > 0 {
+		return true
+	}
+	found := false
+	p.inspectRegion(b, func(n ast.Node) bool {
+		if br, ok := n.(*ast.BranchStmt); ok && br.Tok == token.CONTINUE && (loop == nil || p.branchTargets(br, loop)) {
 			found = true
 		}
 		return !found

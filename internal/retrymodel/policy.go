@@ -135,6 +135,9 @@ func (p *pkgCtx) attempts(pol *Policy, n ast.Node, body *ast.BlockStmt, cond ast
 	if c, ok := p.bodyCounter(pol, body, cond, s); ok {
 		return c
 	}
+	if c := p.helperCounter(pol, body); c != nil {
+		return c
+	}
 	pol.Attempts = Value{Set: true, Known: true, N: 0} // unbounded
 	return nil
 }
@@ -317,35 +320,86 @@ func (p *pkgCtx) counterTest(pol *Policy, b *ast.BinaryExpr, ifs *ast.IfStmt, bo
 	if !step.IsValid() {
 		return nil
 	}
+	if !p.blockLeavesAny(ifs.Body) && !p.endsInGoto(ifs.Body) {
+		// `if verbose && attempt > 0 { log }` neither gives up nor retries.
+		return nil
+	}
 	c := &counter{v: v, stepPos: step}
 	c.start, c.startOK = p.declValue(v)
-	if !c.startOK {
-		if _, isParam := paramIndex(p, v); isParam {
-			c.start, c.startOK = 0, false
+	p.attemptsFromTest(pol, c, bound, op, step < ifs.Pos(), p.blockLeavesAny(ifs.Body))
+	return c
+}
+
+// helperCounter reads the bound from a classifier helper the body hands the
+// counter to: retry, after, err := a.shouldRetry(attempts, err), where
+// shouldRetry starts with `if attempts > maxRetries { return false, 0, err }`.
+func (p *pkgCtx) helperCounter(pol *Policy, body *ast.BlockStmt) *counter {
+	var found *counter
+	p.inspectRegion(body, func(n ast.Node) bool {
+		call, ok := n.(*ast.CallExpr)
+		if !ok || found != nil {
+			return found == nil
 		}
-	}
+		fn := typeutil.StaticCallee(p.info, call)
+		decl := p.res.decls[fn]
+		if decl == nil || decl.Body == nil {
+			return true
+		}
+		sig := fn.Type().(*types.Signature)
+		for i, a := range call.Args {
+			id, ok := astutil.Unparen(a).(*ast.Ident)
+			if !ok || i >= sig.Params().Len() {
+				continue
+			}
+			v := p.identVar(id)
+			if v == nil || !isIntegral(v.Type()) {
+				continue
+			}
+			step := p.stepOf(v, body)
+			if !step.IsValid() {
+				continue
+			}
+			param := sig.Params().At(i)
+			for _, st := range decl.Body.List {
+				ifs, ok := st.(*ast.IfStmt)
+				if !ok || !p.blockLeavesAny(ifs.Body) {
+					continue
+				}
+				b, ok := astutil.Unparen(ifs.Cond).(*ast.BinaryExpr)
+				if !ok {
+					continue
+				}
+				pid, bound, op := counterSide(b)
+				if pid == nil || p.identVar(pid) != param {
+					continue
+				}
+				c := &counter{v: v, stepPos: step}
+				c.start, c.startOK = p.declValue(v)
+				p.attemptsFromTest(pol, c, bound, op, step < call.Pos(), true)
+				found = c
+				return false
+			}
+		}
+		return true
+	})
+	return found
+}
+
+// attemptsFromTest finds the first turn on which a counter test gives up
+// (leaves) or stops letting the retry go on (a goto guard), given the
+// counter's start and whether it is stepped before the test.
+func (p *pkgCtx) attemptsFromTest(pol *Policy, c *counter, bound ast.Expr, op token.Token, stepBefore, leaves bool) {
 	pol.Attempts = Value{Set: true, Pos: bound.Pos()}
 	n, ok := p.fold.Int(bound)
 	if !ok || !c.startOK {
-		return c
+		return
 	}
-	stepBefore := step < ifs.Pos()
-	leaves := p.blockLeavesAny(ifs.Body)
-	if !leaves && !p.endsInGoto(ifs.Body) {
-		// `if verbose && attempt > 0 { log }` neither gives up nor retries.
-		pol.Attempts = Value{}
-		return nil
-	}
-	// The counter's value when the test runs on turn k (1-based).
 	at := func(k int64) int64 {
 		if stepBefore {
 			return c.start + k
 		}
 		return c.start + k - 1
 	}
-	// Find the first turn on which the test gives up (leaves) or lets the
-	// retry go on (continue/goto).
-	var total int64
 	for k := int64(1); k <= 10000; k++ {
 		x := at(k)
 		var holds bool
@@ -360,15 +414,10 @@ func (p *pkgCtx) counterTest(pol *Policy, b *ast.BinaryExpr, ifs *ast.IfStmt, bo
 			holds = x >= n
 		}
 		if leaves && holds || !leaves && !holds {
-			total = k
-			break
+			pol.Attempts.Known, pol.Attempts.N = true, k
+			return
 		}
 	}
-	if total == 0 {
-		return c
-	}
-	pol.Attempts.Known, pol.Attempts.N = true, total
-	return c
 }
 
 func paramIndex(p *pkgCtx, v *types.Var) (int, bool) {

@@ -351,3 +351,40 @@ func buildThenCall(ctx context.Context, c *http.Client) (*http.Response, error) 
 	}
 	return nil, errors.New("exhausted")
 }
+
+const maxRetries = 8
+
+type provider struct{}
+
+func (a *provider) shouldRetry(attempts int, err error) (bool, int64, error) {
+	if attempts > maxRetries {
+		return false, 0, errors.New("maximum retry attempts reached")
+	}
+	return true, 100, nil
+}
+
+// The bound and the decision live in a helper; the wait continues from
+// inside a select (as opencode's provider does).
+func (a *provider) send(ctx context.Context) error {
+	attempts := 0
+	for { // want `retry loop: attempts=9 jitter=unknown deadline=yes cancellable=yes retryafter=no`
+		attempts++
+		err := call(ctx)
+		if err != nil {
+			retry, after, retryErr := a.shouldRetry(attempts, err)
+			if retryErr != nil {
+				return retryErr
+			}
+			if retry {
+				select {
+				case <-ctx.Done():
+					return ctx.Err()
+				case <-time.After(time.Duration(after) * time.Millisecond):
+					continue
+				}
+			}
+			return err
+		}
+		return nil
+	}
+}
