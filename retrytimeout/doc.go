@@ -78,7 +78,8 @@
 // context timeout or option.WithRequestTimeout; bedrockruntime's
 // ConverseStream), where an inactivity timeout is meant: a long answer is
 // cut off while it is still arriving. A download read line by line is not
-// a stream of events and is left alone.
+// a stream of events and is left alone, and so is a total timeout of ten
+// minutes or more (a guard against a hung connection, not a budget).
 //
 // One diagnostic per kind and retry, at the place to edit: the loop or
 // library call for attempt-only retries, the wait (or the option that

@@ -140,10 +140,19 @@ func (c *checker) streamingMessage(what string, t timeoutSrc) string {
 		what, fmtDur(t.d), t.what, at, t.note)
 }
 
+// runawayGuard is the total timeout from which a stream's bound is a guard
+// against a hung connection rather than a budget for the answer: an hour
+// on an agent's event stream is not what cuts answers off.
+const runawayGuard = 10 * time.Minute
+
+// shortest returns the tightest total timeout below runawayGuard.
 func shortest(srcs []timeoutSrc) (timeoutSrc, bool) {
 	var best timeoutSrc
 	ok := false
 	for _, s := range srcs {
+		if s.d >= runawayGuard {
+			continue
+		}
 		if !ok || s.d < best.d {
 			best, ok = s, true
 		}
