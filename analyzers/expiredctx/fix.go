@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"go/ast"
 	"go/token"
+	"go/types"
 	"go/version"
 	"strconv"
 	"strings"
@@ -117,6 +118,16 @@ func (c *checker) fix(f *ast.File, w *write, e *expiry) (analysis.SuggestedFix, 
 	timePkg, ok := importName(f, "time")
 	if !ok {
 		edits = append(edits, addImport(f, "time"))
+	}
+	// The package names must mean the packages where the lines go in.
+	for _, name := range []string{ctxPkg, timePkg} {
+		if scope != nil {
+			if _, obj := scope.LookupParent(name, stmt.Pos()); obj != nil {
+				if _, ok := obj.(*types.PkgName); !ok {
+					return analysis.SuggestedFix{}, false
+				}
+			}
+		}
 	}
 	timeout := timePkg + ".Second"
 	insert := fmt.Sprintf("%s, %s := %s.WithTimeout(%s.WithoutCancel(%s), 5*%s)\n%sdefer %s()\n%s",

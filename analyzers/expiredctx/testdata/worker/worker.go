@@ -56,3 +56,10 @@ func (w *Worker) Serve(ctx context.Context) error { // want Serve:"shutdown with
 	}()
 	return w.srv.ListenAndServe()
 }
+
+// Shadowed: a variable named time hides the package; no fix is offered.
+func (w *Worker) Shadowed(ctx context.Context, time int64) { // want Shadowed:"status write with ctx param 0"
+	if ctx.Err() != nil {
+		w.store.MarkDone(ctx, time) // want `status write uses ctx after it expired`
+	}
+}
