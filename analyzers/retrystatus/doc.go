@@ -20,10 +20,20 @@
 //     and are never retried. The fix is code >= 500; the simple boolean
 //     forms get it as a suggested fix.
 //   - Permanent codes retried: 400, 401, 403, 404, 413 and 422 fail the
-//     same way on every attempt (for 413, shrink the input instead).
+//     same way on every attempt (for 413, shrink the input instead). A
+//     code retried only after reading the error's code or message (a
+//     known race), or after changing the request (a refreshed token, a
+//     truncated input), is not reported.
 //   - Every 429 treated as transient without reading the error's code or
-//     type: an exhausted quota (openai insufficient_quota, anthropic
-//     billing_error) arrives as 429 too and burns every attempt.
+//     type, when the retried call goes to an LLM API (the openai or
+//     anthropic SDKs, their error types or endpoints): an exhausted quota
+//     (openai insufficient_quota, anthropic billing_error) arrives as 429
+//     too and burns every attempt. Other APIs' 429 is a rate limit and is
+//     not reported.
+//
+// A code is reported only when the decision names it: an == comparison,
+// a case, a set or list, or a range check from a 4xx code (code >= 400).
+// A loop that retries everything but 200 names no code.
 //
 // 408, 425, 429 after the body's code or type was read, network errors
 // and timeouts, and code >= 500 are fine. Conditions that decide no retry
