@@ -41,6 +41,9 @@ const (
 // not layers: the layer is the call that runs the operation.
 //
 // Decisions the analyzers rely on:
+//   - A library used to poll (remote failures made permanent, only a fresh
+//     "not ready" error retried; poll.go) is not a layer: it runs again
+//     after success.
 //   - A layer configured not to retry (option.WithMaxRetries(0), RetryMax
 //     0, aws.NopRetryer, retry.Attempts(1), &backoff.StopBackOff{}, a
 //     go-retry operation that never wraps an error in RetryableError) is
@@ -245,6 +248,11 @@ func (p *callCtx) calleeIs(call *ast.CallExpr, pkg, recv, name string) bool {
 	}
 	fn = fn.Origin()
 	return fn.Pkg().Path() == pkg && fn.Name() == name && recvName(fn) == recv
+}
+
+// isCall returns a predicate for calls of the function pkg.name.
+func (p *callCtx) isCall(pkg, name string) func(*ast.CallExpr) bool {
+	return func(c *ast.CallExpr) bool { return p.calleeIs(c, pkg, "", name) }
 }
 
 // callee returns the function a call calls, with its package path, or nil.

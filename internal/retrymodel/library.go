@@ -65,6 +65,9 @@ func (p *callCtx) backoffV4Layer(call *ast.CallExpr, fn *types.Func) *Layer {
 	l := &Layer{Kind: Library, Name: "backoff." + fn.Name()}
 	p.setOperation(l, call.Args[0])
 	pkg := fn.Pkg().Path()
+	if p.pollBody(l.Body, p.isCall(pkg, "Permanent"), nil) {
+		return nil
+	}
 	b := p.resolveBackoff(call.Args[1], pkg, 0)
 	pol := &l.Policy
 	p.boSchedule(l, b, "backoff "+map[string]string{pkgBackoffV2: "v2", pkgBackoffV3: "v3", pkgBackoffV4: "v4"}[pkg])
@@ -112,6 +115,9 @@ func (p *callCtx) backoffV5Layer(call *ast.CallExpr, fn *types.Func) *Layer {
 	}
 	l := &Layer{Kind: Library, Name: "backoff.Retry", Context: call.Args[0]}
 	p.setOperation(l, call.Args[1])
+	if p.pollBody(l.Body, p.isCall(pkgBackoffV5, "Permanent"), nil) {
+		return nil
+	}
 	pol := &l.Policy
 	b := boPolicy{known: true, kind: "exponential", initial: defDur(boInitial), maxIntv: defDur(boMaxInt),
 		mult: defFloat(boMult), rnd: defFloat(boRand)}
@@ -390,6 +396,9 @@ func (p *callCtx) retryGoLayer(call *ast.CallExpr, fn *types.Func) *Layer {
 		l.Name = "retry.DoWithData"
 	}
 	p.setOperation(l, call.Args[0])
+	if p.pollBody(l.Body, p.isCall(pkgRetryGo, "Unrecoverable"), nil) {
+		return nil
+	}
 	pol := &l.Policy
 	pol.Attempts = defInt(10)
 	delay, maxDelay, maxJitter := defDur(100*time.Millisecond), Value{}, defDur(100*time.Millisecond)
@@ -602,6 +611,9 @@ func (p *callCtx) goRetryLayer(call *ast.CallExpr, fn *types.Func) *Layer {
 	}
 	l := &Layer{Kind: Library, Name: "go-retry " + fn.Name(), Context: call.Args[0]}
 	p.setOperation(l, call.Args[2])
+	if p.pollBody(l.Body, nil, p.isCall(pkgGoRetry, "RetryableError")) {
+		return nil
+	}
 	pol := &l.Policy
 	pol.DeadlineAware, pol.DeadlinePos, pol.WaitCancellable = Yes, call.Args[0].Pos(), Yes
 	pol.RetryAfter = No

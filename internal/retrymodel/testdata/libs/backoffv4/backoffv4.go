@@ -4,6 +4,7 @@ package backoffv4
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net/http"
 	"time"
 
@@ -112,4 +113,41 @@ func makeOp(s *svc, ctx context.Context) backoff.Operation {
 
 func made(s *svc, ctx context.Context) error {
 	return backoff.Retry(makeOp(s, ctx), backoff.WithMaxRetries(&backoff.ZeroBackOff{}, 2)) // want `^backoff\.Retry kind=library attempts=3 waits=0s,0s .*body=true ops=1`
+}
+
+type notReady struct{}
+
+func (notReady) Error() string { return "not ready" }
+
+// A poll: failures of the call are permanent, only "not ready" runs again.
+// It runs again after success: not a retry layer.
+func poll(s *svc, ctx context.Context) error {
+	b := backoff.NewExponentialBackOff()
+	b.MaxElapsedTime = 5 * time.Minute
+	return backoff.Retry(func() error {
+		if err := s.fetch(ctx); err != nil {
+			return backoff.Permanent(fmt.Errorf("fetch: %w", err))
+		}
+		if !ready() {
+			return &notReady{}
+		}
+		return nil
+	}, backoff.WithContext(b, ctx))
+}
+
+func ready() bool { return true }
+
+// Transport errors permanent, 5xx retried with a fresh error: a retry.
+func statusOnly(ctx context.Context) error {
+	return backoff.Retry(func() error { // want `^backoff\.Retry kind=library attempts=4 `
+		req, _ := http.NewRequestWithContext(ctx, "GET", "http://x", nil)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			return backoff.Permanent(err)
+		}
+		if resp.StatusCode >= 500 {
+			return fmt.Errorf("server error %d", resp.StatusCode)
+		}
+		return nil
+	}, backoff.WithMaxRetries(backoff.NewConstantBackOff(time.Second), 3))
 }

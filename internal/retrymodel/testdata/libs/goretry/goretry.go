@@ -3,6 +3,7 @@ package goretry
 
 import (
 	"context"
+	"errors"
 	"net/http"
 	"time"
 
@@ -100,5 +101,19 @@ func chain(ctx context.Context) error {
 	return retry.Do(ctx, b, func(ctx context.Context) error { // want `^go-retry Do kind=library attempts=unbounded waits=50ms,100ms,150ms,250ms,400ms jitter=no .*elapsed=30s`
 		_, err := call(ctx)
 		return retry.RetryableError(err)
+	})
+}
+
+// A poll: only "not ready" is marked retryable.
+func poll(ctx context.Context) error {
+	return retry.Do(ctx, retry.NewConstant(time.Second), func(ctx context.Context) error {
+		resp, err := call(ctx)
+		if err != nil {
+			return err
+		}
+		if resp.StatusCode == http.StatusAccepted {
+			return retry.RetryableError(errors.New("not ready"))
+		}
+		return nil
 	})
 }
