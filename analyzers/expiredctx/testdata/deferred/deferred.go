@@ -107,3 +107,20 @@ func (w *Worker) before(ctx context.Context, id int64) error { // want before:"s
 	defer cancel()
 	return store.Pipeline(ctx, id)
 }
+
+// loop: a hand-rolled retry that stops when ctx is done; the deferred
+// release then runs on the expired ctx.
+func (w *Worker) loop(ctx context.Context, id string) error { // want loop:"release with ctx param 0"
+	defer w.store.Release(ctx, id) // want `deferred release uses ctx, which has expired when the retry loop at deferred/deferred.go:115 bounded by it gives up \(5 attempts, waits 1s, 1s, 1s, 1s\)`
+	for attempt := 0; attempt < 5; attempt++ {
+		if err := store.Pipeline(ctx, 1); err == nil {
+			return nil
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(time.Second):
+		}
+	}
+	return context.DeadlineExceeded
+}
