@@ -669,13 +669,36 @@ func (p *callCtx) goRetryLayer(call *ast.CallExpr, fn *types.Func) *Layer {
 	c := p.findCallDeep(l.Body, l.OpFuncs, pkgGoRetry, "RetryableError")
 	if c != nil {
 		pol.Classifier = c
-	} else if l.Body != nil {
+	} else if l.Body != nil && !p.callsGoRetryUser(l.Body) {
 		// Only errors wrapped by retry.RetryableError are retried.
 		pol.Attempts = Value{Set: true, Known: true, N: 1, Pos: call.Pos()}
 		pol.Waits, pol.WaitsKnown = nil, true
 		pol.Notes = append(pol.Notes, "no error is wrapped in retry.RetryableError: the operation runs once")
 	}
 	return l
+}
+
+// callsGoRetryUser reports a call in body to another package that imports
+// go-retry: it may return an error already wrapped in RetryableError.
+func (p *callCtx) callsGoRetryUser(body ast.Node) bool {
+	found := false
+	ast.Inspect(body, func(n ast.Node) bool {
+		call, ok := n.(*ast.CallExpr)
+		if !ok || found {
+			return !found
+		}
+		fn, path := p.callee(call)
+		if fn == nil || fn.Pkg() == p.pass.Pkg || path == pkgGoRetry {
+			return true
+		}
+		for _, imp := range fn.Pkg().Imports() {
+			if imp.Path() == pkgGoRetry {
+				found = true
+			}
+		}
+		return !found
+	})
+	return found
 }
 
 func (p *callCtx) resolveGoRetry(e ast.Expr, depth int) grPolicy {
