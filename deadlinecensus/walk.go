@@ -291,9 +291,10 @@ func (w *walker) walk(fn *ssa.Function, flow deadline.Flow, path []*ssa.Function
 			}
 		}
 		if len(next) == 0 {
-			if recursive && len(creators) == 0 {
-				// Only the functions already on the path call it: the
-				// walk has reached this recursion from its entries.
+			if recursive && len(creators) == 0 && entryKind(fn) != "exported" {
+				// Only the functions already on the path call it, and
+				// nothing outside can: the walk has reached this
+				// recursion from its entries.
 				return
 			}
 			w.emit(fn, entryKind(fn), flow, path)
