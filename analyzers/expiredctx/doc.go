@@ -42,7 +42,8 @@
 //     done, so a later Rollback is harmless and is not reported.
 //   - well-known stores and queues, by package and method: pgx (Exec,
 //     Begin, CopyFrom, SendBatch, Tx.Commit; not Tx.Rollback, which closes
-//     the connection and so rolls back anyway), sqlx, go-redis (the
+//     the connection and so rolls back anyway), sqlx, gorm (Create, Save,
+//     Update, Delete, Exec on the context bound by WithContext), go-redis (the
 //     commands that write: Set, Del, HSet, LPush, XAdd, XAck, Publish,
 //     Eval, ...), MongoDB (Insert, Update, Replace, Delete, BulkWrite),
 //     kafka-go, amqp091, NATS JetStream, Pub/Sub, SQS/DynamoDB/S3 (aws-sdk-go-v2),

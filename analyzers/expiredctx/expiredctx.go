@@ -121,7 +121,7 @@ func (c *checker) applies(e *expiry, w *write) bool {
 	if e.only != nil {
 		at = e.deferPos // a direct defer evaluates its arguments when registered
 	}
-	if !c.descends(call.Args[w.arg], e.ctx, at, e.after, 0) {
+	if !c.descends(w.ctx, e.ctx, at, e.after, 0) {
 		return false
 	}
 	if e.lit != nil && c.successOnly(call, e.lit) {
@@ -157,7 +157,7 @@ func (c *checker) report(f *ast.File, w *write, e *expiry) {
 	c.pass.Report(diag)
 }
 
-func call0(w *write) ast.Expr { return w.call.Args[w.arg] }
+func call0(w *write) ast.Expr { return w.ctx }
 
 // consequence says what is lost when a write of this kind fails.
 func consequence(kind string) string {

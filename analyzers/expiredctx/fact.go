@@ -85,7 +85,7 @@ func (c *checker) computeFacts() {
 					if p.Name() == "" || p.Name() == "_" {
 						continue
 					}
-					if c.descends(call.Args[w.arg], ctxRef{v: p, text: p.Name()}, call.Pos(), cd.decl.Body.Pos(), 0) {
+					if c.descends(w.ctx, ctxRef{v: p, text: p.Name()}, call.Pos(), cd.decl.Body.Pos(), 0) {
 						c.facts[cd.fn] = &WritesFact{
 							Param: i,
 							Kind:  kindOf(cd.fn.Name(), w.kind),

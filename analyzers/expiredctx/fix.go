@@ -72,7 +72,7 @@ func (c *checker) fix(f *ast.File, w *write, e *expiry) (analysis.SuggestedFix, 
 			break
 		}
 	}
-	arg := w.call.Args[w.arg]
+	arg := w.ctx
 	argText := string(src[tf.Offset(arg.Pos()):tf.Offset(arg.End())])
 
 	if c.fixed[list] == nil {

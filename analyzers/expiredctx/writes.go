@@ -16,7 +16,7 @@ import (
 // A write is a call, given a context, to work that must happen.
 type write struct {
 	call   *ast.CallExpr
-	arg    int    // index of the context argument
+	ctx    ast.Expr // the context it is given: an argument, or the one bound by gorm's WithContext
 	kind   string // "status write", "release", "ack", "publish", "delete", "commit", "write", "shutdown"
 	callee string // as written: w.store.MarkDone
 	via    string // for project functions: "writes through db.ExecContext at store/store.go:31"
@@ -43,6 +43,9 @@ func (c *checker) classify(call *ast.CallExpr) *write {
 	if !ok {
 		return nil
 	}
+	if w := c.gormWrite(call, fn); w != nil {
+		return w
+	}
 	ctxArg := -1
 	for i := 0; i < sig.Params().Len(); i++ {
 		if retrymodel.IsContext(sig.Params().At(i).Type()) {
@@ -53,7 +56,7 @@ func (c *checker) classify(call *ast.CallExpr) *write {
 	if ctxArg < 0 || ctxArg >= len(call.Args) || (sig.Variadic() && ctxArg == sig.Params().Len()-1) {
 		return nil
 	}
-	w := &write{call: call, arg: ctxArg, callee: calleeText(call)}
+	w := &write{call: call, ctx: call.Args[ctxArg], callee: calleeText(call)}
 	path := fn.Pkg().Path()
 	if k, table := known(path, recvName(fn), fn.Name(), call, c.info); table {
 		if k == "" {
@@ -100,10 +103,29 @@ func calleeText(call *ast.CallExpr) string {
 	s := types.ExprString(fun)
 	if len(s) > 48 {
 		if sel, ok := fun.(*ast.SelectorExpr); ok {
-			s = "..." + sel.Sel.Name
+			s = rootText(sel.X) + "..." + sel.Sel.Name
 		}
 	}
 	return s
+}
+
+// rootText renders the start of a call chain: db in db.WithContext(ctx).Model(x).
+func rootText(e ast.Expr) string {
+	for {
+		switch x := astutil.Unparen(e).(type) {
+		case *ast.CallExpr:
+			e = x.Fun
+		case *ast.SelectorExpr:
+			if _, ok := astutil.Unparen(x.X).(*ast.Ident); ok {
+				return types.ExprString(x)
+			}
+			e = x.X
+		case *ast.IndexExpr:
+			e = x.X
+		default:
+			return types.ExprString(x)
+		}
+	}
 }
 
 // cacheSet reports a Set or Put on an interface named for a cache: a cache
@@ -387,4 +409,36 @@ func known(path, recv, name string, call *ast.CallExpr, info *types.Info) (kind 
 		table = false
 	}
 	return "", table
+}
+
+// gormWrite recognises a gorm write, which takes its context from a
+// WithContext call earlier in the chain:
+// db.WithContext(ctx).Model(&Job{}).Where("id = ?", id).Update("state", "failed").
+func (c *checker) gormWrite(call *ast.CallExpr, fn *types.Func) *write {
+	if fn.Pkg().Path() != "gorm.io/gorm" || recvName(fn) != "DB" {
+		return nil
+	}
+	switch fn.Name() {
+	case "Create", "CreateInBatches", "Save", "Update", "Updates", "UpdateColumn", "UpdateColumns", "Delete", "Exec", "FirstOrCreate":
+	default:
+		return nil
+	}
+	sel, ok := astutil.Unparen(call.Fun).(*ast.SelectorExpr)
+	if !ok {
+		return nil
+	}
+	for x := sel.X; ; {
+		inner, ok := astutil.Unparen(x).(*ast.CallExpr)
+		if !ok {
+			return nil
+		}
+		isel, ok := astutil.Unparen(inner.Fun).(*ast.SelectorExpr)
+		if !ok {
+			return nil
+		}
+		if isel.Sel.Name == "WithContext" && len(inner.Args) == 1 {
+			return &write{call: call, ctx: inner.Args[0], callee: calleeText(call), kind: kindOf(fn.Name(), "write")}
+		}
+		x = isel.X
+	}
 }
