@@ -17,9 +17,9 @@ import (
 type write struct {
 	call   *ast.CallExpr
 	ctx    ast.Expr // the context it is given: an argument, or the one bound by gorm's WithContext
-	kind   string // "status write", "release", "ack", "publish", "delete", "commit", "write", "shutdown"
-	callee string // as written: w.store.MarkDone
-	via    string // for project functions: "writes through db.ExecContext at store/store.go:31"
+	kind   string   // "status write", "release", "ack", "publish", "delete", "commit", "write", "shutdown"
+	callee string   // as written: w.store.MarkDone
+	via    string   // for project functions: "writes through db.ExecContext at store/store.go:31"
 }
 
 // classify decides whether call is work that must happen and which
