@@ -9,6 +9,7 @@ import (
 	"github.com/cenkalti/backoff/v4"
 	"github.com/hashicorp/go-retryablehttp"
 	sretry "github.com/sethvargo/go-retry"
+	"k8s.io/apimachinery/pkg/util/wait"
 	"k8s.io/client-go/util/retry"
 )
 
@@ -129,5 +130,41 @@ func Sethvargo(ctx context.Context, call func() (*http.Response, error)) error {
 			return nil
 		}
 		return errors.New("give up")
+	})
+}
+
+// retry-go: the operation gives up with Unrecoverable.
+func RetryGoUnrecoverable(call func() (*http.Response, error)) error {
+	return retrygo.Do(func() error {
+		resp, err := call()
+		if err != nil {
+			return err
+		}
+		defer resp.Body.Close()
+		switch resp.StatusCode {
+		case http.StatusOK:
+			return nil
+		case http.StatusServiceUnavailable: // want `retry decision lists 5xx codes 503: 500 and 529 \(overloaded\) are not retried; use resp.StatusCode >= 500`
+			return errors.New("retry")
+		}
+		return retrygo.Unrecoverable(errors.New(resp.Status))
+	}, retrygo.Attempts(4))
+}
+
+// wait.ExponentialBackoff: (false, nil) retries, an error gives up.
+func WaitBackoff(call func() (*http.Response, error)) error {
+	return wait.ExponentialBackoff(retry.DefaultBackoff, func() (bool, error) {
+		resp, err := call()
+		if err != nil {
+			return false, nil
+		}
+		defer resp.Body.Close()
+		if resp.StatusCode == http.StatusBadGateway || resp.StatusCode == http.StatusGatewayTimeout { // want `retry decision lists 5xx codes 502, 504: 500 and 529 \(overloaded\) are not retried; use resp.StatusCode >= 500`
+			return false, nil
+		}
+		if resp.StatusCode >= 300 {
+			return false, errors.New(resp.Status)
+		}
+		return true, nil
 	})
 }
