@@ -177,8 +177,8 @@ func (c *checker) cond(e ast.Expr, want bool, at token.Pos) (ctxRef, token.Pos, 
 			if either {
 				return ry, py, oky
 			}
-			if okx && oky {
-				return rx, px, true
+			if okx && oky && rx == ry {
+				return rx, px, true // both sides must name the same context
 			}
 		case token.EQL, token.NEQ:
 			r, doneIfEqual, ok := c.equality(e, at)

@@ -199,3 +199,10 @@ func (w *Worker) panicked(ctx context.Context, id int64) { // want panicked:"sta
 	}()
 	store.Pipeline(ctx, id)
 }
+
+// either: one of two contexts is done, but which one is not known.
+func (w *Worker) either(ctx, other context.Context, id int64) { // want either:"status write with ctx param 0"
+	if ctx.Err() != nil || other.Err() != nil {
+		w.store.MarkDone(ctx, id)
+	}
+}
