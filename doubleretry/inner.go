@@ -3,7 +3,6 @@ package doubleretry
 import (
 	"go/ast"
 
-	"golang.org/x/tools/go/types/typeutil"
 
 	"github.com/retryvet/retryvet/internal/retrymodel"
 )
@@ -61,7 +60,7 @@ func (c *checker) retried(l *retrymodel.Layer) []retrymodel.Chain {
 			if !ok {
 				return true
 			}
-			fn := typeutil.StaticCallee(c.pass.TypesInfo, call)
+			fn := c.res.Callee(call)
 			if ff := c.res.Func(fn); ff != nil {
 				name := retrymodel.FuncName(fn)
 				for _, ch := range ff.Chains {

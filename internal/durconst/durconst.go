@@ -189,6 +189,11 @@ func calleeFunc(info *types.Info, call *ast.CallExpr) *types.Func {
 // package (its initializer or a single assignment) and never has its
 // address taken.
 func (f *Folder) foldVar(v *types.Var, depth int) (constant.Value, bool) {
+	switch v.Kind() {
+	case types.ParamVar, types.RecvVar, types.ResultVar:
+		// The caller gives the value; `if p <= 0 { p = 5 }` is a fallback.
+		return nil, false
+	}
 	f.index()
 	vals, ok := f.assigns[v]
 	if !ok || len(vals) != 1 || vals[0] == nil {
@@ -208,7 +213,12 @@ func (f *Folder) foldField(owner, fld *types.Var, depth int) (constant.Value, bo
 		}
 	}
 	// Any literal of the type in the package gives the same value: fold only
-	// when every value the field is given agrees.
+	// when every value the field is given agrees, and only for a field that
+	// other packages cannot set (an exported field is the caller's to set;
+	// `if c.MaxRetries == 0 { c.MaxRetries = 5 }` is a default).
+	if fld.Exported() {
+		return nil, false
+	}
 	vals := f.fields[fieldKey{nil, fld}]
 	if len(vals) == 0 {
 		return nil, false

@@ -41,6 +41,7 @@ type Result struct {
 	funcs map[*types.Func]*FuncFact
 	lits  map[*ast.FuncLit]*FuncFact
 	decls map[*types.Func]*ast.FuncDecl
+	impls map[*types.Func]*types.Func // interface method -> the package's one implementation
 }
 
 // LayerOf returns the layer made by node n (a loop, label, recursive
@@ -81,6 +82,7 @@ type pkgCtx struct {
 	res    *Result
 	waiter map[*types.Func]waitInfo // package functions that wait (sleep helpers)
 	raFunc map[*types.Func]bool     // package functions that read Retry-After
+	post   ast.Stmt                 // the post statement of the for loop being read
 }
 
 func run(pass *analysis.Pass) (any, error) {

@@ -152,8 +152,10 @@ func (p *pkgCtx) shape(loop ast.Node, body *ast.BlockStmt, cond ast.Expr) *loopS
 	if fd, ok := loop.(*ast.FuncDecl); ok {
 		s.self, _ = p.info.Defs[fd.Name].(*types.Func)
 	}
-	// Fallible calls whose error lands in a variable, or is tested in place.
-	p.inspectRegion(body, func(n ast.Node) bool {
+	// Fallible calls whose error lands in a variable, or is tested in place,
+	// also inside nested loops: an inner retry loop may set the error the
+	// outer one tests.
+	p.inspectCalls(body, func(n ast.Node) bool {
 		switch n := n.(type) {
 		case *ast.AssignStmt:
 			if len(n.Rhs) != 1 {
@@ -312,6 +314,32 @@ func (p *pkgCtx) endsInGoto(b *ast.BlockStmt) bool {
 	return ok && br.Tok == token.GOTO
 }
 
+// inspectCalls walks root like inspectRegion but enters nested loops.
+func (p *pkgCtx) inspectCalls(root ast.Node, f func(ast.Node) bool) {
+	var called map[*ast.FuncLit]bool
+	ast.Inspect(root, func(n ast.Node) bool {
+		if n == nil {
+			return false
+		}
+		if n != root {
+			switch n := n.(type) {
+			case *ast.CallExpr:
+				if lit, ok := astutil.Unparen(n.Fun).(*ast.FuncLit); ok {
+					if called == nil {
+						called = make(map[*ast.FuncLit]bool)
+					}
+					called[lit] = true
+				}
+			case *ast.FuncLit:
+				if !called[n] {
+					return false
+				}
+			}
+		}
+		return f(n)
+	})
+}
+
 // fallible reports whether call returns an error and is not a log, wait or
 // formatting call.
 func (p *pkgCtx) fallible(call *ast.CallExpr) bool {
@@ -331,7 +359,7 @@ func (p *pkgCtx) fallible(call *ast.CallExpr) bool {
 	if !hasErr {
 		return false
 	}
-	fn := typeutil.StaticCallee(p.info, call)
+	fn, _ := typeutil.Callee(p.info, call).(*types.Func) // also interface methods: ctx.Err()
 	if fn != nil {
 		if _, ok := p.waiterOf(fn); ok {
 			return false
@@ -367,8 +395,8 @@ func (p *pkgCtx) condIs(cond ast.Expr, s *loopShape, _ bool) path {
 			if x == successPath || y == successPath {
 				// err == nil && resp.StatusCode < 500 is still success; but
 				// err == nil && resp.Done is a poll condition.
-				if x == successPath && (y == successPath || p.statusTest(c.Y, s)) ||
-					y == successPath && (x == successPath || p.statusTest(c.X, s)) {
+				if x == successPath && (y == successPath || p.statusTest(c.Y, s) || p.nonEmpty(c.Y, s)) ||
+					y == successPath && (x == successPath || p.statusTest(c.X, s) || p.nonEmpty(c.X, s)) {
 					return successPath
 				}
 				return unknownPath
@@ -419,6 +447,44 @@ func (p *pkgCtx) condIs(cond ast.Expr, s *loopShape, _ bool) path {
 	return unknownPath
 }
 
+// nonEmpty reports a test that a result is not empty: out != "",
+// resp != nil, len(items) > 0. An empty answer counts as a failure to
+// retry; a test of a particular state (job.Done, status == "ready") makes
+// the loop a poll instead.
+func (p *pkgCtx) nonEmpty(e ast.Expr, s *loopShape) bool {
+	b, ok := astutil.Unparen(e).(*ast.BinaryExpr)
+	if !ok {
+		return false
+	}
+	isResult := func(x ast.Expr) bool {
+		x = astutil.Unparen(x)
+		if c, ok := x.(*ast.CallExpr); ok {
+			if id, ok := c.Fun.(*ast.Ident); ok && id.Name == "len" && len(c.Args) == 1 {
+				x = astutil.Unparen(c.Args[0])
+			}
+		}
+		id, ok := x.(*ast.Ident)
+		return ok && s.results[p.identVar(id)]
+	}
+	zero := func(x ast.Expr) bool {
+		if isNil(p.info, x) {
+			return true
+		}
+		tv, ok := p.info.Types[x]
+		if !ok || tv.Value == nil {
+			return false
+		}
+		return tv.Value.ExactString() == `""` || tv.Value.ExactString() == "0"
+	}
+	switch b.Op {
+	case token.NEQ:
+		return isResult(b.X) && zero(b.Y) || isResult(b.Y) && zero(b.X)
+	case token.GTR:
+		return isResult(b.X) && zero(b.Y)
+	}
+	return false
+}
+
 // statusPath classifies a comparison of the response status with a code:
 // resp.StatusCode == 200 or < 400 holds on success, >= 500, == 429 or
 // != 200 on failure.
@@ -458,6 +524,9 @@ func (p *pkgCtx) statusPath(c *ast.BinaryExpr, s *loopShape) path {
 		if n < 400 {
 			return failurePath
 		}
+		// resp.StatusCode != 429 { return resp }: every status but the
+		// retried one leaves.
+		return successPath
 	case token.LSS, token.LEQ:
 		if n <= 500 {
 			return successPath

@@ -131,7 +131,12 @@ func (p *pkgCtx) attempts(pol *Policy, n ast.Node, body *ast.BlockStmt, cond ast
 			return c
 		}
 	}
-	// for {} / for err != nil / goto / recursion: a counter tested in the body.
+	// for {} / for err != nil / goto / recursion: a counter tested in the
+	// body, stepped in the body or in the for clause's post statement.
+	if f, ok := n.(*ast.ForStmt); ok {
+		p.post = f.Post
+		defer func() { p.post = nil }()
+	}
 	if c, ok := p.bodyCounter(pol, body, cond, s); ok {
 		return c
 	}
@@ -326,7 +331,9 @@ func (p *pkgCtx) counterTest(pol *Policy, b *ast.BinaryExpr, ifs *ast.IfStmt, bo
 	}
 	c := &counter{v: v, stepPos: step}
 	c.start, c.startOK = p.declValue(v)
-	p.attemptsFromTest(pol, c, bound, op, step < ifs.Pos(), p.blockLeavesAny(ifs.Body))
+	inPost := p.post != nil && step == p.post.Pos()
+	c.inHeader = inPost // stepped after the body, like a counted for clause
+	p.attemptsFromTest(pol, c, bound, op, step < ifs.Pos() && !inPost, p.blockLeavesAny(ifs.Body))
 	return c
 }
 
@@ -426,6 +433,11 @@ func paramIndex(p *pkgCtx, v *types.Var) (int, bool) {
 
 // stepOf finds the statement that steps the counter once a turn.
 func (p *pkgCtx) stepOf(v *types.Var, body *ast.BlockStmt) token.Pos {
+	if inc, ok := p.post.(*ast.IncDecStmt); ok && inc.Tok == token.INC {
+		if id, ok := inc.X.(*ast.Ident); ok && p.identVar(id) == v {
+			return inc.Pos() // for ...; ; attempt++: after the body
+		}
+	}
 	var pos token.Pos
 	ast.Inspect(body, func(n ast.Node) bool {
 		switch n := n.(type) {
@@ -440,7 +452,11 @@ func (p *pkgCtx) stepOf(v *types.Var, body *ast.BlockStmt) token.Pos {
 				}
 			}
 		case *ast.CallExpr:
-			// recursion: f(ctx, attempt+1)
+			// recursion: f(ctx, attempt+1), where f holds the body
+			fn := typeutil.StaticCallee(p.info, n)
+			if d := p.res.decls[fn]; d == nil || !within(body, d) {
+				return true
+			}
 			for _, a := range n.Args {
 				if b, ok := a.(*ast.BinaryExpr); ok && b.Op == token.ADD {
 					if id, ok := b.X.(*ast.Ident); ok && p.identVar(id) == v {

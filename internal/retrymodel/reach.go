@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"golang.org/x/tools/go/ast/astutil"
 	"golang.org/x/tools/go/types/typeutil"
 )
 
@@ -59,8 +60,9 @@ func (p *pkgCtx) summarize() {
 			if isRemoteCall(p.info, call) {
 				remote = true
 			}
-			if ff := calleeFact(typeutil.StaticCallee(p.info, call)); ff != nil {
-				name := funcName(typeutil.StaticCallee(p.info, call))
+			callee := p.res.Callee(call)
+			if ff := calleeFact(callee); ff != nil {
+				name := funcName(callee)
 				for _, c := range ff.Chains {
 					chains = append(chains, Chain{Via: append([]string{name}, c.Via...), Layers: c.Layers})
 				}
@@ -196,7 +198,7 @@ func (r *Result) Inner(l *Layer) []Chain {
 				return false
 			}
 			if call, ok := n.(*ast.CallExpr); ok {
-				fn := typeutil.StaticCallee(r.pass.TypesInfo, call)
+				fn := r.Callee(call)
 				if ff := r.Func(fn); ff != nil {
 					add(ff.Chains, funcName(fn))
 				}
@@ -321,3 +323,65 @@ func funcName(fn *types.Func) string {
 
 // FuncName renders a function the way messages name it: pkg.F, pkg.(*T).M.
 func FuncName(fn *types.Func) string { return funcName(fn) }
+
+// Callee returns the function a call runs: its static callee, or, for a
+// method call through an interface, the method of the one type declared
+// in this package that implements the interface (the package's own
+// implementation, as a field set in a constructor usually holds). With no
+// such type, or more than one, it returns nil.
+func (r *Result) Callee(call *ast.CallExpr) *types.Func {
+	info := r.pass.TypesInfo
+	if fn := typeutil.StaticCallee(info, call); fn != nil {
+		return fn
+	}
+	sel, ok := astutil.Unparen(call.Fun).(*ast.SelectorExpr)
+	if !ok {
+		return nil
+	}
+	s, ok := info.Selections[sel]
+	if !ok || s.Kind() != types.MethodVal {
+		return nil
+	}
+	iface, ok := s.Recv().Underlying().(*types.Interface)
+	if !ok {
+		return nil
+	}
+	if r.impls == nil {
+		r.impls = make(map[*types.Func]*types.Func)
+	}
+	m, _ := s.Obj().(*types.Func)
+	if m == nil {
+		return nil
+	}
+	if fn, ok := r.impls[m]; ok {
+		return fn
+	}
+	var found *types.Func
+	count := 0
+	scope := r.pass.Pkg.Scope()
+	for _, name := range scope.Names() {
+		tn, ok := scope.Lookup(name).(*types.TypeName)
+		if !ok || tn.IsAlias() {
+			continue
+		}
+		t := tn.Type()
+		if types.IsInterface(t) {
+			continue
+		}
+		for _, cand := range []types.Type{t, types.NewPointer(t)} {
+			if types.Implements(cand, iface) {
+				obj, _, _ := types.LookupFieldOrMethod(cand, true, r.pass.Pkg, m.Name())
+				if fn, ok := obj.(*types.Func); ok {
+					found = fn
+					count++
+				}
+				break
+			}
+		}
+	}
+	if count != 1 {
+		found = nil
+	}
+	r.impls[m] = found
+	return found
+}

@@ -292,6 +292,10 @@ func (p *pkgCtx) indexHelpers() {
 	}
 }
 
+// callReadsRetryAfter reports a call to a function that reads Retry-After
+// for its caller. A retry library or SDK that honours the header does so
+// for its own retries (the layer's policy says so), not for a loop around
+// it, and neither does a function that retries by itself.
 func (p *pkgCtx) callReadsRetryAfter(call *ast.CallExpr) bool {
 	fn := typeutil.StaticCallee(p.info, call)
 	if fn == nil {
@@ -301,8 +305,11 @@ func (p *pkgCtx) callReadsRetryAfter(call *ast.CallExpr) bool {
 	if fn.Pkg() == p.pass.Pkg {
 		return p.raFunc[fn]
 	}
+	if knownPath(fn.Pkg().Path()) {
+		return false
+	}
 	var f FuncFact
-	return p.pass.ImportObjectFact(fn, &f) && f.RetryAfter
+	return p.pass.ImportObjectFact(fn, &f) && f.RetryAfter && len(f.Chains) == 0
 }
 
 // mentionsRetryAfter reports a "Retry-After" or "retry-after-ms" string in n.

@@ -388,3 +388,48 @@ func (a *provider) send(ctx context.Context) error {
 		return nil
 	}
 }
+
+// The transport error ends the loop; a 429 status is retried.
+func statusOnly(ctx context.Context) (*http.Response, error) {
+	for i := 0; i < 3; i++ { // want `retry loop: attempts=3 waits=1s,1s`
+		resp, err := get(ctx)
+		if err != nil {
+			return nil, err
+		}
+		if resp.StatusCode != http.StatusTooManyRequests {
+			return resp, nil
+		}
+		time.Sleep(time.Second)
+	}
+	return nil, errors.New("rate limited")
+}
+
+// ctx.Err() tested in place is not the operation.
+func errInPlace(ctx context.Context) error {
+	var err error
+	for i := 0; i < 3; i++ { // want `retry loop: attempts=3 waits=2s,2s`
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		if err = call(ctx); err == nil {
+			return nil
+		}
+		time.Sleep(2 * time.Second)
+	}
+	return err
+}
+
+// A log argument attempt+1 is not a step of the counter.
+func logStep(ctx context.Context) error {
+	for attempt := 0; ; attempt++ { // want `retry loop: attempts=4 waits=1s,2s,4s jitter=no`
+		err := call(ctx)
+		if err == nil {
+			return nil
+		}
+		println("attempt", attempt+1)
+		if attempt >= 3 {
+			return err
+		}
+		time.Sleep(time.Second << attempt)
+	}
+}
