@@ -3,7 +3,6 @@ package doubleretry
 import (
 	"go/ast"
 
-
 	"github.com/retryvet/retryvet/internal/retrymodel"
 )
 
