@@ -225,6 +225,30 @@ func (c *checker) detaches(fn *types.Func) bool {
 	return found
 }
 
+// ownDeadline reports whether fn, declared in this package, puts a
+// deadline of its own on the context it is given: a DeadlineExceeded from
+// it says nothing about the caller's context.
+func (c *checker) ownDeadline(fn *types.Func) bool {
+	if fn.Pkg() != c.pass.Pkg {
+		return false
+	}
+	decl := c.model.Decl(fn.Origin())
+	if decl == nil || decl.Body == nil {
+		return false
+	}
+	found := false
+	ast.Inspect(decl.Body, func(n ast.Node) bool {
+		if call, ok := n.(*ast.CallExpr); ok {
+			switch c.contextFunc(call) {
+			case "WithTimeout", "WithDeadline", "WithTimeoutCause", "WithDeadlineCause":
+				found = true
+			}
+		}
+		return !found
+	})
+	return found
+}
+
 // contextFunc returns the name of the package context function called, or "".
 func (c *checker) contextFunc(call *ast.CallExpr) string {
 	if fn, ok := typeutil.Callee(c.info, call).(*types.Func); ok && fn.Pkg() != nil && fn.Pkg().Path() == "context" {
@@ -265,9 +289,9 @@ func (c *checker) isCtxError(e ast.Expr) bool {
 
 // errSource finds the context whose expiry an error reports: X for X.Err(),
 // and for an error variable the context given to the call that produced it
-// (the last assignment before at). A context passed inside a
-// WithTimeout/WithDeadline/WithCancel call does not count: that child has an
-// expiry of its own.
+// (the last assignment before at), when it is a direct argument of that
+// call (possibly through context.WithValue) and the callee, when it is
+// declared here, sets no deadline of its own.
 func (c *checker) errSource(e ast.Expr, at token.Pos) (ctxRef, bool) {
 	e = astutil.Unparen(e)
 	if x, m := c.ctxMethod(e); m == "Err" {
@@ -292,29 +316,33 @@ func (c *checker) errSource(e ast.Expr, at token.Pos) (ctxRef, bool) {
 	if x, m := c.ctxMethod(call); m == "Err" {
 		return c.refOf(x)
 	}
+	// The context must be a direct argument (or inside context.WithValue):
+	// nested deeper (client.Do(req.WithContext(ctx))) the error may be a
+	// timeout of the callee's own, with ctx still alive.
+	if fn, ok := typeutil.Callee(c.info, call).(*types.Func); ok && c.ownDeadline(fn) {
+		return ctxRef{}, false
+	}
 	var refs []ctxRef
 	seen := make(map[ctxRef]bool)
-	ast.Inspect(call, func(n ast.Node) bool {
-		switch n := n.(type) {
-		case *ast.FuncLit:
-			return false
-		case *ast.CallExpr:
-			switch c.contextFunc(n) {
-			case "WithTimeout", "WithDeadline", "WithCancel", "WithTimeoutCause", "WithDeadlineCause", "WithCancelCause", "WithoutCancel", "Background", "TODO":
-				return false
+	var arg func(e ast.Expr)
+	arg = func(e ast.Expr) {
+		e = astutil.Unparen(e)
+		if in, ok := e.(*ast.CallExpr); ok {
+			if c.contextFunc(in) == "WithValue" && len(in.Args) > 0 {
+				arg(in.Args[0])
 			}
-		case *ast.Ident, *ast.SelectorExpr:
-			ex := n.(ast.Expr)
-			if tv, ok := c.info.Types[ex]; ok && tv.IsValue() && retrymodel.IsContext(tv.Type) {
-				if r, ok := c.refOf(ex); ok && !seen[r] {
-					seen[r] = true
-					refs = append(refs, r)
-				}
-				return false
+			return
+		}
+		if tv, ok := c.info.Types[e]; ok && tv.IsValue() && retrymodel.IsContext(tv.Type) {
+			if r, ok := c.refOf(e); ok && !seen[r] {
+				seen[r] = true
+				refs = append(refs, r)
 			}
 		}
-		return true
-	})
+	}
+	for _, a := range call.Args {
+		arg(a)
+	}
 	if len(refs) == 1 {
 		return refs[0], true
 	}

@@ -206,3 +206,22 @@ func (w *Worker) either(ctx, other context.Context, id int64) { // want either:"
 		w.store.MarkDone(ctx, id)
 	}
 }
+
+// fetch puts its own deadline on the call: its DeadlineExceeded does not
+// mean ctx expired.
+func fetch(ctx context.Context, id int64) error {
+	ctx, cancel := context.WithTimeout(ctx, time.Second)
+	defer cancel()
+	return store.Pipeline(ctx, id)
+}
+
+// ownTimeouts: the error is a timeout of the callee's own, or of a request
+// that carries ctx inside it.
+func (w *Worker) ownTimeouts(ctx context.Context, id int64, do func(context.Context) error) { // want ownTimeouts:"status write with ctx param 0"
+	if err := fetch(ctx, id); errors.Is(err, context.DeadlineExceeded) {
+		w.store.Fail(ctx, id, "fetch timed out")
+	}
+	if err := do(context.WithoutCancel(ctx)); errors.Is(err, context.DeadlineExceeded) {
+		w.store.Fail(ctx, id, "timed out")
+	}
+}
