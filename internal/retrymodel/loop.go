@@ -41,6 +41,8 @@ type loopShape struct {
 	// variable: `if err != nil` after req, err := http.NewRequest(...)
 	// speaks of building the request, not of the retried operation.
 	cur map[*types.Var]*ast.CallExpr
+	// statusVars are copies of a result's status: code := resp.StatusCode.
+	statusVars map[*types.Var]bool
 }
 
 func (p *pkgCtx) loopLayer(n ast.Node, fnNode ast.Node, stack []ast.Node) *Layer {
@@ -205,6 +207,7 @@ func (p *pkgCtx) shape(loop ast.Node, body *ast.BlockStmt, cond ast.Expr) *loopS
 	if len(s.errs) == 0 {
 		return s
 	}
+	p.statusCopies(body, s)
 	p.keepRetried(loop, body, cond, s)
 	if len(s.errs) == 0 {
 		return s
@@ -217,6 +220,29 @@ func (p *pkgCtx) shape(loop ast.Node, body *ast.BlockStmt, cond ast.Expr) *loopS
 	return s
 }
 
+// statusCopies records locals that copy a result's status code.
+func (p *pkgCtx) statusCopies(body *ast.BlockStmt, s *loopShape) {
+	p.inspectRegion(body, func(n ast.Node) bool {
+		as, ok := n.(*ast.AssignStmt)
+		if !ok || len(as.Lhs) != 1 || len(as.Rhs) != 1 {
+			return true
+		}
+		id, ok := as.Lhs[0].(*ast.Ident)
+		if !ok {
+			return true
+		}
+		if sel, ok := astutil.Unparen(as.Rhs[0]).(*ast.SelectorExpr); ok && sel.Sel.Name == "StatusCode" && p.mentionsResult(sel.X, s) {
+			if v := p.identVar(id); v != nil {
+				if s.statusVars == nil {
+					s.statusVars = make(map[*types.Var]bool)
+				}
+				s.statusVars[v] = true
+			}
+		}
+		return true
+	})
+}
+
 // keepRetried keeps the operations whose failure leads to another turn,
 // dropping steps whose failure ends the loop at once (building the request,
 // a cancellable wait that returns ctx.Err()): their success says nothing
@@ -224,7 +250,7 @@ func (p *pkgCtx) shape(loop ast.Node, body *ast.BlockStmt, cond ast.Expr) *loopS
 func (p *pkgCtx) keepRetried(loop ast.Node, body *ast.BlockStmt, cond ast.Expr, s *loopShape) {
 	retried := make(map[*types.Var]bool)
 	one := func(v *types.Var) *loopShape {
-		t := &loopShape{errs: map[*types.Var]*ast.CallExpr{v: s.errs[v]}, results: s.results, self: s.self}
+		t := &loopShape{errs: map[*types.Var]*ast.CallExpr{v: s.errs[v]}, results: s.results, self: s.self, statusVars: s.statusVars}
 		return t
 	}
 	for v := range s.errs {
@@ -234,11 +260,23 @@ func (p *pkgCtx) keepRetried(loop ast.Node, body *ast.BlockStmt, cond ast.Expr, 
 			continue
 		}
 		p.inspectRegion(body, func(n ast.Node) bool {
+			if sw, ok := n.(*ast.SwitchStmt); ok && sw.Tag != nil && p.statusTest(sw.Tag, t) {
+				for _, cc := range sw.Body.List {
+					if clause, ok := cc.(*ast.CaseClause); ok && p.continuesOrWaits(&ast.BlockStmt{List: clause.Body}, loop) {
+						retried[v] = true
+					}
+				}
+			}
 			ifs, ok := n.(*ast.IfStmt)
 			if !ok || retried[v] {
 				return !retried[v]
 			}
-			switch p.condIs(ifs.Cond, t, false) {
+			c := p.condIs(ifs.Cond, t, false)
+			if c == unknownPath && p.statusTest(ifs.Cond, t) && (p.continuesOrWaits(ifs.Body, loop) || p.blockLeavesAny(ifs.Body)) {
+				retried[v] = true // a status test of no visible direction
+				return false
+			}
+			switch c {
 			case failurePath:
 				if !p.mentionsErr(ifs.Cond, t) && v != nil {
 					return true // a status test alone says nothing about v
@@ -544,6 +582,9 @@ func (p *pkgCtx) statusPath(c *ast.BinaryExpr, s *loopShape) path {
 func (p *pkgCtx) statusTest(e ast.Expr, s *loopShape) bool {
 	found := false
 	ast.Inspect(e, func(n ast.Node) bool {
+		if id, ok := n.(*ast.Ident); ok && s.statusVars[p.identVar(id)] {
+			found = true
+		}
 		if sel, ok := n.(*ast.SelectorExpr); ok {
 			switch sel.Sel.Name {
 			case "StatusCode", "Status", "Code", "HTTPStatusCode":
@@ -657,7 +698,18 @@ func (p *pkgCtx) walkPaths(stmts []ast.Stmt, at path, loop ast.Node, s *loopShap
 				p.walkPaths([]ast.Stmt{st.Init}, at, loop, s)
 			}
 			c := p.condIs(st.Cond, s, false)
-			if c != unknownPath {
+			if c == unknownPath && at != failurePath && p.statusTest(st.Cond, s) {
+				// A status test of no known direction (slices.Contains(retryable,
+				// code), !isRetryable(resp.StatusCode), m[code]): the branch
+				// says which side it is on. Leaving is the success side; a
+				// wait or continue retries.
+				if p.continuesOrWaits(st.Body, loop) {
+					c = failurePath
+				} else if p.blockLeavesAny(st.Body) {
+					c = successPath
+				}
+			}
+			if c != unknownPath || p.statusTest(st.Cond, s) {
 				s.decide = append(s.decide, st.Cond)
 			}
 			thenAt, elseAt := at, at
@@ -732,11 +784,11 @@ func (p *pkgCtx) walkPaths(stmts []ast.Stmt, at path, loop ast.Node, s *loopShap
 			}
 		case *ast.SwitchStmt:
 			for _, cc := range st.Body.List {
-				p.walkSwitchClause(cc, at, loop, s)
+				p.walkSwitchClause(st.Tag, cc, at, loop, s)
 			}
 		case *ast.TypeSwitchStmt:
 			for _, cc := range st.Body.List {
-				p.walkSwitchClause(cc, at, loop, s)
+				p.walkSwitchClause(nil, cc, at, loop, s)
 			}
 		case *ast.ExprStmt:
 			if call, ok := st.X.(*ast.CallExpr); ok {
@@ -756,14 +808,25 @@ func (p *pkgCtx) walkPaths(stmts []ast.Stmt, at path, loop ast.Node, s *loopShap
 	return false
 }
 
-func (p *pkgCtx) walkSwitchClause(cc ast.Stmt, at path, loop ast.Node, s *loopShape) {
+func (p *pkgCtx) walkSwitchClause(tag ast.Expr, cc ast.Stmt, at path, loop ast.Node, s *loopShape) {
 	clause, ok := cc.(*ast.CaseClause)
 	if !ok {
 		return
 	}
+	status := tag != nil && p.statusTest(tag, s)
 	for _, e := range clause.List {
-		if p.statusTest(e, s) || p.mentionsErr(e, s) {
+		if status || p.statusTest(e, s) || p.mentionsErr(e, s) {
 			s.decide = append(s.decide, e)
+			status = true
+		}
+	}
+	if status && at != failurePath {
+		// switch resp.StatusCode { case 200: return; case 429, 503: wait }
+		block := &ast.BlockStmt{List: clause.Body}
+		if p.continuesOrWaits(block, loop) {
+			at = failurePath
+		} else if p.blockLeavesAny(block) {
+			at = successPath
 		}
 	}
 	p.walkPaths(clause.Body, at, loop, s)

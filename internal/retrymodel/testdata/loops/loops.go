@@ -433,3 +433,47 @@ func logStep(ctx context.Context) error {
 		time.Sleep(time.Second << attempt)
 	}
 }
+
+var retryable = []int{429, 500, 502, 503}
+
+func contains(list []int, x int) bool {
+	for _, y := range list {
+		if y == x {
+			return true
+		}
+	}
+	return false
+}
+
+// A status test of no visible direction: the branch decides.
+func statusSet(ctx context.Context) (*http.Response, error) {
+	for i := 0; i < 3; i++ { // want `retry loop: attempts=3 waits=1s,1s`
+		resp, err := get(ctx)
+		if err != nil {
+			return nil, err
+		}
+		code := resp.StatusCode
+		if !contains(retryable, code) {
+			return resp, nil
+		}
+		time.Sleep(time.Second)
+	}
+	return nil, errors.New("exhausted")
+}
+
+// switch on the status.
+func statusSwitch(ctx context.Context) (*http.Response, error) {
+	for i := 0; i < 4; i++ { // want `retry loop: attempts=4 waits=500ms,500ms,500ms`
+		resp, err := get(ctx)
+		if err != nil {
+			return nil, err
+		}
+		switch resp.StatusCode {
+		case http.StatusTooManyRequests, http.StatusServiceUnavailable:
+			time.Sleep(500 * time.Millisecond)
+			continue
+		}
+		return resp, nil
+	}
+	return nil, errors.New("exhausted")
+}
