@@ -21,8 +21,12 @@
 //     branch of ctx.Err() == nil (or after it, when that branch returns);
 //   - where errors.Is(err, context.DeadlineExceeded) or context.Canceled, or
 //     err == ctx.Err(), holds for an err returned by a call that was given
-//     ctx (the context of that call is the one that expired), including
-//     tagless switch cases and switch err { case context.Canceled: };
+//     ctx as an argument (the context of that call is the one that expired),
+//     including tagless switch cases and switch err { case context.Canceled: }.
+//     Not when ctx only travels inside another value (client.Do(req) with
+//     req.WithContext(ctx)) or the callee, declared in the same package,
+//     puts a deadline of its own on it: that timeout is not ctx's. A
+//     disjunction counts only when both sides name the same context;
 //   - inside case <-ctx.Done(): of a select, and after a bare <-ctx.Done();
 //   - in the deferred calls of a function that put a deadline on ctx
 //     (context.WithTimeout, WithDeadline) or ran a retry bounded by ctx (a
@@ -63,10 +67,13 @@
 //     that passes its context parameter to such work (directly or through
 //     another such function) "writes with its ctx parameter".
 //
-// Not reported: logging, tracing and metrics; reads; calls that take no
-// context; a context made fresh (context.Background, WithoutCancel) before
-// the call; writes on the success path only (a deferred write guarded by
-// err == nil); returning the error to the caller.
+// Not reported: logging, tracing and metrics; reads; cache writes; calls
+// that take no context; a context made fresh before the call
+// (context.Background, WithoutCancel, or a helper that detaches: its name
+// says Background/Detach/WithoutCancel, or its body calls WithoutCancel);
+// writes on the success path only (a deferred write guarded by err == nil)
+// or the panic path only (under recover()); returning the error to the
+// caller.
 //
 // The suggested fix inserts, before the statement,
 //
