@@ -184,6 +184,9 @@ func (p *callCtx) applyRH(l *Layer, rc rhPolicy) {
 	} else {
 		l.ClientPos = rc.pos
 		if rc.posn != "" {
+			if !rc.pos.IsValid() {
+				l.ClientPosn = rc.posn
+			}
 			pol.Notes = append(pol.Notes, "client built at "+rc.posn)
 		}
 	}

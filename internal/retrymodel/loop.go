@@ -220,6 +220,78 @@ func (p *pkgCtx) shape(loop ast.Node, body *ast.BlockStmt, cond ast.Expr) *loopS
 	return s
 }
 
+// afterStatusSwitch returns the path after a status switch: the side of
+// the cases that fall out of it, restPath for the statuses no case named.
+func (p *pkgCtx) afterStatusSwitch(sw *ast.SwitchStmt, at path, loop ast.Node, s *loopShape) path {
+	var outs []path
+	hasDefault := false
+	for _, cc := range sw.Body.List {
+		clause, ok := cc.(*ast.CaseClause)
+		if !ok {
+			continue
+		}
+		if clause.List == nil {
+			hasDefault = true
+		}
+		block := &ast.BlockStmt{List: clause.Body}
+		if len(clause.Body) > 0 && terminates(clause.Body[len(clause.Body)-1]) {
+			continue
+		}
+		switch {
+		case p.continuesOrWaits(block, loop):
+			outs = append(outs, failurePath)
+		default:
+			outs = append(outs, unknownPath)
+		}
+	}
+	if !hasDefault {
+		outs = append(outs, restPath)
+	}
+	if len(outs) == 0 {
+		return unknownPath
+	}
+	for _, o := range outs[1:] {
+		if o != outs[0] {
+			return unknownPath
+		}
+	}
+	return outs[0]
+}
+
+func terminates(st ast.Stmt) bool {
+	switch st := st.(type) {
+	case *ast.ReturnStmt:
+		return true
+	case *ast.BranchStmt:
+		return st.Tok != token.FALLTHROUGH
+	case *ast.ExprStmt:
+		if call, ok := st.X.(*ast.CallExpr); ok {
+			if id, ok := call.Fun.(*ast.Ident); ok && id.Name == "panic" {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// statusSwitch reports a switch on the status: switch resp.StatusCode, or
+// a tagless switch whose cases test it.
+func (p *pkgCtx) statusSwitch(sw *ast.SwitchStmt, s *loopShape) bool {
+	if sw.Tag != nil {
+		return p.statusTest(sw.Tag, s)
+	}
+	for _, cc := range sw.Body.List {
+		if clause, ok := cc.(*ast.CaseClause); ok {
+			for _, e := range clause.List {
+				if p.statusTest(e, s) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
 // statusCopies records locals that copy a result's status code.
 func (p *pkgCtx) statusCopies(body *ast.BlockStmt, s *loopShape) {
 	p.inspectRegion(body, func(n ast.Node) bool {
@@ -260,7 +332,7 @@ func (p *pkgCtx) keepRetried(loop ast.Node, body *ast.BlockStmt, cond ast.Expr, 
 			continue
 		}
 		p.inspectRegion(body, func(n ast.Node) bool {
-			if sw, ok := n.(*ast.SwitchStmt); ok && sw.Tag != nil && p.statusTest(sw.Tag, t) {
+			if sw, ok := n.(*ast.SwitchStmt); ok && p.statusSwitch(sw, t) {
 				for _, cc := range sw.Body.List {
 					if clause, ok := cc.(*ast.CaseClause); ok && p.continuesOrWaits(&ast.BlockStmt{List: clause.Body}, loop) {
 						retried[v] = true
@@ -279,7 +351,11 @@ func (p *pkgCtx) keepRetried(loop ast.Node, body *ast.BlockStmt, cond ast.Expr, 
 			switch c {
 			case failurePath:
 				if !p.mentionsErr(ifs.Cond, t) && v != nil {
-					return true // a status test alone says nothing about v
+					// A status test: it retries v's call when its branch goes on.
+					if p.statusTest(ifs.Cond, t) && p.continuesOrWaits(ifs.Body, loop) {
+						retried[v] = true
+					}
+					return true
 				}
 				if !p.blockLeaves(ifs.Body, nil) || p.callsSelf(ifs.Body, s.self) || p.continuesOrWaits(ifs.Body, loop) {
 					retried[v] = true
@@ -418,6 +494,10 @@ const (
 	unknownPath path = iota
 	successPath
 	failurePath
+	// restPath follows a status switch without a default: the statuses no
+	// case named. What the code does with them says which side they are:
+	// a return leaves (success side), a wait retries.
+	restPath
 )
 
 // condIs classifies a condition: successPath when it holds only if the
@@ -444,11 +524,12 @@ func (p *pkgCtx) condIs(cond ast.Expr, s *loopShape, _ bool) path {
 			}
 		case token.LOR:
 			x, y := p.condIs(c.X, s, false), p.condIs(c.Y, s, false)
+			if x == successPath || y == successPath {
+				// err == nil || !retryable(err): the side that leaves.
+				return successPath
+			}
 			if x == failurePath || y == failurePath {
 				return failurePath
-			}
-			if x == successPath && y == successPath {
-				return successPath
 			}
 		case token.EQL, token.NEQ:
 			if _, ok := p.errOperand(c, s); ok {
@@ -746,7 +827,7 @@ func (p *pkgCtx) walkPaths(stmts []ast.Stmt, at path, loop ast.Node, s *loopShap
 				}
 			}
 		case *ast.ReturnStmt:
-			if at == successPath {
+			if at == successPath || at == restPath {
 				s.success = true
 			}
 			return true
@@ -785,6 +866,9 @@ func (p *pkgCtx) walkPaths(stmts []ast.Stmt, at path, loop ast.Node, s *loopShap
 		case *ast.SwitchStmt:
 			for _, cc := range st.Body.List {
 				p.walkSwitchClause(st.Tag, cc, at, loop, s)
+			}
+			if p.statusSwitch(st, s) {
+				at = p.afterStatusSwitch(st, at, loop, s)
 			}
 		case *ast.TypeSwitchStmt:
 			for _, cc := range st.Body.List {

@@ -247,6 +247,8 @@ func (p *pkgCtx) layerInfo(l *Layer) LayerInfo {
 	}
 	if l.ClientPos.IsValid() {
 		li.ClientPosn = p.short(l.ClientPos)
+	} else {
+		li.ClientPosn = l.ClientPosn
 	}
 	if g := l.Policy.Guard; g != nil {
 		li.GuardPosn = p.short(g.Pos)

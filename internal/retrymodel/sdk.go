@@ -67,6 +67,7 @@ func (p *callCtx) stainlessLayer(call *ast.CallExpr, fn *types.Func, sdk, root s
 	found, clientOpaque := c.found, c.opaque
 	l.ClientPos = c.pos
 	if c.via != "" {
+		l.ClientPosn = c.posn
 		pol.Notes = append(pol.Notes, "client built at "+c.posn+" (by "+c.via+")")
 	}
 	// Per-call options come after the client's and win.
@@ -244,6 +245,7 @@ func (p *callCtx) awsLayer(call *ast.CallExpr, fn *types.Func) *Layer {
 		c := p.awsClient(clientExpr, svc)
 		attempts, known, l.ClientPos = c.attempts, c.known, c.pos
 		if c.via != "" {
+			l.ClientPosn = c.posn
 			pol.Notes = append(pol.Notes, "client built at "+c.posn+" (by "+c.via+")")
 		}
 	}

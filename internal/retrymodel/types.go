@@ -189,8 +189,10 @@ type Layer struct {
 	// known to make one).
 	Remote Tri
 	// ClientPos is where the client of a Client/SDK layer was built, when
-	// the model followed it there.
-	ClientPos token.Pos
+	// the model followed it there; ClientPosn the same as dir/file.go:line
+	// when the client was built in another package (known from a fact).
+	ClientPos  token.Pos
+	ClientPosn string
 
 	Policy Policy
 }
