@@ -826,7 +826,68 @@ func (p *callCtx) k8sWaitLayer(call *ast.CallExpr, fn *types.Func) *Layer {
 	default:
 		return nil
 	}
+	if body, ok := l.Body.(*ast.BlockStmt); ok && !p.conditionRetriesErrors(body) {
+		// The condition returns its errors (which stops the wait at once)
+		// and (false, nil) only for "not ready yet": a poll, not a retry.
+		return nil
+	}
 	return l
+}
+
+// conditionRetriesErrors reports whether a wait.ConditionFunc body turns a
+// failure into another attempt: (false, nil) returned under a test of an
+// error, or a done result computed from an error (return err == nil, nil).
+func (p *callCtx) conditionRetriesErrors(body *ast.BlockStmt) bool {
+	mentionsErr := func(e ast.Node) bool {
+		found := false
+		ast.Inspect(e, func(n ast.Node) bool {
+			if x, ok := n.(ast.Expr); ok && isErrorType(p.info.TypeOf(x)) {
+				found = true // an error variable or a call returning one
+			}
+			return !found
+		})
+		return found
+	}
+	retries := false
+	var walk func(n ast.Node, underErr bool)
+	walk = func(n ast.Node, underErr bool) {
+		ast.Inspect(n, func(m ast.Node) bool {
+			if retries {
+				return false
+			}
+			switch m := m.(type) {
+			case *ast.FuncLit:
+				return false
+			case *ast.IfStmt:
+				if m.Init != nil {
+					walk(m.Init, underErr)
+				}
+				walk(m.Body, underErr || mentionsErr(m.Cond))
+				if m.Else != nil {
+					walk(m.Else, underErr || mentionsErr(m.Cond))
+				}
+				return false
+			case *ast.ReturnStmt:
+				if len(m.Results) != 2 {
+					return false
+				}
+				done, err := m.Results[0], m.Results[1]
+				if !isNilIdent(astutil.Unparen(err)) {
+					return false
+				}
+				if id, ok := astutil.Unparen(done).(*ast.Ident); ok && id.Name == "false" && underErr {
+					retries = true
+				}
+				if mentionsErr(done) {
+					retries = true
+				}
+				return false
+			}
+			return true
+		})
+	}
+	walk(body, false)
+	return retries
 }
 
 func (p *callCtx) resolveK8sBackoff(e ast.Expr) k8sBackoff {

@@ -44,3 +44,27 @@ func withCtx(ctx context.Context) error {
 func poll(ctx context.Context) error {
 	return wait.PollUntilContextTimeout(ctx, time.Second, time.Minute, true, func(ctx context.Context) (bool, error) { return true, nil })
 }
+
+// waitReady polls with a backoff: an error ends the wait at once, and
+// (false, nil) means "not ready yet". A poll, not a retry: no layer.
+func waitReady(ctx context.Context) error {
+	return wait.ExponentialBackoffWithContext(ctx, wait.Backoff{Duration: time.Second, Factor: 2, Steps: 8}, func(ctx context.Context) (bool, error) {
+		ready, err := status(ctx)
+		if err != nil {
+			return true, err
+		}
+		return ready, nil
+	})
+}
+
+func status(ctx context.Context) (bool, error) { return false, nil }
+
+// swallow retries failures: (false, nil) under the error test.
+func swallow(ctx context.Context) error {
+	return wait.ExponentialBackoff(wait.Backoff{Duration: time.Second, Factor: 2, Steps: 3}, func() (bool, error) { // want `^wait\.ExponentialBackoff kind=library attempts=3`
+		if err := update(ctx); err != nil {
+			return false, nil
+		}
+		return true, nil
+	})
+}
