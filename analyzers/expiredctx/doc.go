@@ -53,7 +53,9 @@
 //     kafka-go, amqp091, NATS JetStream, Pub/Sub, SQS/DynamoDB/S3 (aws-sdk-go-v2),
 //     etcd, client-go and controller-runtime clients (Create, Update,
 //     UpdateStatus, Patch, Delete), river, asynq, Temporal, redislock,
-//     redsync; and (*http.Server).Shutdown, which returns at once on a done
+//     redsync; generated gRPC clients (methods ending in ...grpc.CallOption)
+//     whose RPC name changes state (Create, Update, Delete, Respond, Complete,
+//     Ack, Publish, ...); and (*http.Server).Shutdown, which returns at once on a done
 //     context instead of draining requests;
 //   - interface methods declared in the analysed module (a Store or Queue
 //     interface: the implementation is not visible) whose name is one of

@@ -73,6 +73,10 @@ func (c *checker) classify(call *ast.CallExpr) *write {
 		w.via = "writes through " + f.Via + " at " + f.Posn
 		return w
 	}
+	if ctxArg == 0 && grpcMethod(sig) && hasVerb(fn.Name(), grpcVerbs...) {
+		w.kind = kindOf(fn.Name(), "write")
+		return w
+	}
 	if recv := sig.Recv(); recv != nil && types.IsInterface(recv.Type()) && ctxArg == 0 &&
 		inModule(path, c.module) && hasVerb(fn.Name(), writeVerbs...) && !cacheSet(recv.Type(), fn.Name()) && !observability(recv.Type()) {
 		w.kind = kindOf(fn.Name(), "write")
@@ -126,6 +130,29 @@ func rootText(e ast.Expr) string {
 			return types.ExprString(x)
 		}
 	}
+}
+
+// grpcVerbs are the RPC names that change state, by the API design
+// convention generated clients follow (Create, Update, Delete, ...; Respond
+// and Complete report a task's outcome to the server).
+var grpcVerbs = []string{
+	"Create", "Update", "Delete", "Set", "Put", "Insert", "Upsert", "Remove", "Ack", "Nack",
+	"Publish", "Send", "Enqueue", "Release", "Complete", "Finish", "Fail", "Mark", "Commit",
+	"Respond", "Report", "Cancel", "Terminate", "Signal",
+}
+
+// grpcMethod reports a method of a generated gRPC client: a method whose
+// last parameter is ...grpc.CallOption.
+func grpcMethod(sig *types.Signature) bool {
+	if sig.Recv() == nil || !sig.Variadic() {
+		return false
+	}
+	last, ok := sig.Params().At(sig.Params().Len() - 1).Type().(*types.Slice)
+	if !ok {
+		return false
+	}
+	n, ok := types.Unalias(last.Elem()).(*types.Named)
+	return ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == "google.golang.org/grpc" && n.Obj().Name() == "CallOption"
 }
 
 // cacheSet reports a Set or Put on an interface named for a cache: a cache
@@ -198,7 +225,7 @@ func hasVerb(name string, verbs ...string) bool {
 func kindOf(name, fallback string) string {
 	switch {
 	case strings.Contains(name, "Status") || strings.Contains(name, "State") ||
-		hasVerb(name, "Mark", "Complete", "Finish", "Fail", "Finalize"):
+		hasVerb(name, "Mark", "Complete", "Finish", "Fail", "Finalize", "Respond", "Report"):
 		return "status write"
 	case hasVerb(name, "Release", "Unlock", "UnlockContext", "Revoke", "Resign"):
 		return "release"
