@@ -1,23 +1,8 @@
-// Package gaps holds cases the retry model does not see yet. Each `want`
-// is what doubleretry must report once the model covers the case; the test
-// that runs this package (TestModelGaps) is skipped unless
-// RETRYVET_MODEL_GAPS=1, so the gaps are visible without failing the suite.
-//
-//   - Cond: a retry loop whose success test is compound (err == nil && out
-//     != "") is not recognised as a retry loop (loop.go).
-//   - Lookup: an interface call whose only implementation in the package is
-//     known is not followed (reach.go follows static callees only).
-//   - Brief: a retry in this package around b.Brief, whose SDK call uses a
-//     client variable of package c. The SDK layer in b knows where its
-//     client was built only in Policy.Notes ("client built at c/c.go:54 (by
-//     c.Client)"); Layer.ClientPos is not set for a client of another
-//     package, so LayerInfo.ClientPosn in b's fact is empty and the message
-//     here cannot say where the client was built.
-//   - WaitReady: wait.ExponentialBackoff used to poll (an error ends the wait,
-//     "not ready" asks again) is taken for a retry layer (library.go), so a
-//     poll around a retrying client is reported; it must stay quiet.
-//   - Nested: an outer loop whose retried call sits inside an inner retry
-//     loop of the same function is not recognised as a retry loop.
+// Package gaps holds the cases doubleretry's first real-code runs found
+// the retry model missing, now covered: a compound success test (Cond), an
+// interface call with one implementation in the package (Lookup), a client
+// built two packages away (Brief), wait.ExponentialBackoff used to poll
+// (WaitReady, quiet), and a retry loop nested in another (Nested).
 package gaps
 
 import (
@@ -98,7 +83,7 @@ func Lookup(ctx context.Context, s Searcher, q string) (string, error) {
 // client variable: three packages, the client's position must cross two.
 func Brief(ctx context.Context, q string) (string, error) {
 	var err error
-	for i := 0; i < 3; i++ { // want `retry loop \(3 attempts\) at gaps/gaps.go:\d+ wraps openai Chat.Completions.New at b/b.go:\d+ \(through b.Brief\), which retries 2 more times by default \(client built at c/c.go:\d+ \(by c.Client\)\): up to 9 requests per call`
+	for i := 0; i < 3; i++ { // want `retry loop \(3 attempts\) at gaps/gaps.go:\d+ wraps openai Chat.Completions.New at b/b.go:\d+ \(through b.Brief\), which retries 2 more times by default \(client built at c/c.go:\d+\): up to 9 requests per call`
 		var s string
 		if s, err = b.Brief(ctx, q); err == nil {
 			return s, nil
