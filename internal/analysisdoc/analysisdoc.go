@@ -10,7 +10,7 @@ import (
 
 // Extract returns the section of the package comment in src (the text of
 // doc.go) that starts with the heading "# Analyzer name", without the
-// heading: its first line is the summary.
+// heading and the "name:" that starts its summary line.
 func Extract(src, name string) string {
 	f, err := parser.ParseFile(token.NewFileSet(), "doc.go", src, parser.ParseComments|parser.PackageClauseOnly)
 	if err != nil || f.Doc == nil {
@@ -26,7 +26,14 @@ func Extract(src, name string) string {
 	if j := strings.Index(text, "\n# Analyzer "); j >= 0 {
 		text = text[:j]
 	}
-	return strings.TrimSpace(text)
+	text = strings.TrimSpace(text)
+	// As x/tools: the heading is followed by "name: summary", and the name
+	// is dropped (help prints it already).
+	rest := strings.TrimPrefix(text, name+":")
+	if rest == text {
+		panic("analysisdoc: '# Analyzer " + name + "' is not followed by '" + name + ": summary'")
+	}
+	return strings.TrimSpace(rest)
 }
 
 // URL is the README anchor of an analyzer.
