@@ -19,6 +19,12 @@ func (c *checker) noJitter(l *retrymodel.Layer) {
 	if pol.Jitter != retrymodel.No {
 		return
 	}
+	// A library default assumed because the client's construction was not
+	// found (a client handed in, a receiver) may well be configured with
+	// jitter elsewhere: say nothing rather than guess.
+	if pol.Assumed {
+		return
+	}
 	// A herd forms against a shared remote service; a local lock or file
 	// retried in step synchronises nobody else.
 	if l.Remote != retrymodel.Yes {
