@@ -4,6 +4,8 @@ import (
 	"flag"
 	"fmt"
 	"io"
+
+	"github.com/retryvet/retryvet/internal/retrymodel"
 )
 
 // Exit codes of `retryvet census` (DESIGN.md).
@@ -24,8 +26,9 @@ func Command(args []string, stdout, stderr io.Writer) int {
 	update := fs.Bool("update", false, "rewrite the -baseline file from this census, keeping the reasons it gives")
 	tests := fs.Bool("tests", true, "include tests (listed apart, kind test)")
 	useCHA := fs.Bool("cha", false, "build the call graph with CHA instead of VTA (faster, less precise)")
+	p99 := fs.Duration("p99", 0, "default p99 latency of remote calls whose function has no //retryvet:p99 directive (a directive wins), e.g. 30s")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: retryvet census [-format text|markdown|json] [-baseline FILE [-update]] packages...")
+		fmt.Fprintln(stderr, "usage: retryvet census [-format text|markdown|json] [-baseline FILE [-update]] [-p99 DURATION] packages...")
 		fmt.Fprintln(stderr, "\nLists every pipeline (a function whose remote call is retried), every entry path that")
 		fmt.Fprintln(stderr, "reaches it, the deadline on that path and whether the retry can start.")
 		fs.PrintDefaults()
@@ -38,6 +41,13 @@ func Command(args []string, stdout, stderr io.Writer) int {
 	default:
 		fmt.Fprintf(stderr, "retryvet census: unknown -format %q (want text, markdown or json)\n", *format)
 		return exitUsage
+	}
+	if *p99 < 0 {
+		fmt.Fprintln(stderr, "retryvet census: -p99 must be a positive duration")
+		return exitUsage
+	}
+	if *p99 > 0 {
+		retrymodel.SetDefaultP99(*p99)
 	}
 	if *update && *baseline == "" {
 		fmt.Fprintln(stderr, "retryvet census: -update needs -baseline FILE")

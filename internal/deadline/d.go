@@ -3,6 +3,7 @@ package deadline
 import (
 	"fmt"
 	"go/token"
+	"strconv"
 	"time"
 
 	"github.com/retryvet/retryvet/internal/durconst"
@@ -95,11 +96,14 @@ func (d D) String() string {
 }
 
 // Format renders a duration as the census and the messages print it:
-// whole seconds as seconds (72s, 200s), else as time.Duration does
-// (1.5s, 500ms).
+// seconds (72s, 200s, 60.5s), below a second as time.Duration does
+// (500ms).
 func Format(d time.Duration) string {
-	if d > 0 && d%time.Second == 0 {
+	switch {
+	case d > 0 && d%time.Second == 0:
 		return fmt.Sprintf("%ds", d/time.Second)
+	case d > time.Second && d%time.Millisecond == 0:
+		return strconv.FormatFloat(d.Seconds(), 'f', -1, 64) + "s"
 	}
 	return durconst.Format(d)
 }

@@ -34,10 +34,7 @@ func PipelineOf(res *retrymodel.Result, info *types.Info, fn *types.Func) (Requi
 	if held == nil && !ff.Pipeline {
 		return Requirement{}, false
 	}
-	p99, p99Posn := ff.P99, ff.P99Posn
-	if p99 == 0 && held != nil {
-		p99, p99Posn = opP99(res, info, fn)
-	}
+	p99, p99Posn := pipelineP99(res, info, fn, ff, held != nil)
 	return Derive(retrymodel.FuncName(fn), held, p99, p99Posn), true
 }
 
@@ -53,14 +50,29 @@ func PipelineAt(res *retrymodel.Result, info *types.Info, fn *types.Func, posn s
 	for i := range ff.Chains {
 		c := &ff.Chains[i]
 		if len(c.Via) == 0 && len(c.Layers) > 0 && c.Layers[0].Posn == posn {
-			p99, p99Posn := ff.P99, ff.P99Posn
-			if p99 == 0 {
-				p99, p99Posn = opP99(res, info, fn)
-			}
+			p99, p99Posn := pipelineP99(res, info, fn, ff, true)
 			return Derive(retrymodel.FuncName(fn), &c.Layers[0], p99, p99Posn), true
 		}
 	}
 	return Requirement{}, false
+}
+
+// pipelineP99 is the p99 of a pipeline's remote call: its own
+// //retryvet:p99, else one declared on the operation its layer repeats,
+// else the default p99 setting (retrymodel.SetDefaultP99), else 0.
+func pipelineP99(res *retrymodel.Result, info *types.Info, fn *types.Func, ff *retrymodel.FuncFact, layer bool) (time.Duration, string) {
+	if ff.P99 > 0 {
+		return ff.P99, ff.P99Posn
+	}
+	if layer {
+		if p99, where := opP99(res, info, fn); p99 > 0 {
+			return p99, where
+		}
+	}
+	if d := retrymodel.DefaultP99(); d > 0 {
+		return d, retrymodel.DefaultP99Source
+	}
+	return 0, ""
 }
 
 // opP99 finds the largest p99 declared on the functions the layer at posn

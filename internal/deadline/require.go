@@ -99,7 +99,11 @@ func Derive(pipeline string, li *retrymodel.LayerInfo, p99 time.Duration, p99Pos
 		attempt, attemptSrc = li.PerAttempt, "per-attempt timeout "+Format(li.PerAttempt)
 	case p99 > 0:
 		attempt, attemptSrc = p99, "p99 "+Format(p99)
-		if p99Posn != "" {
+		switch p99Posn {
+		case "":
+		case retrymodel.DefaultP99Source:
+			attemptSrc += ", " + p99Posn
+		default:
 			attemptSrc += " declared at " + p99Posn
 		}
 	}
