@@ -79,6 +79,14 @@ type analysis_ struct {
 	needs  map[*ssa.Function]*NeedFact // functions of this package
 	// reported dedups diagnostics: one per position and message.
 	reported map[string]bool
+	// handlers whose request context reaches a pipeline, checked where
+	// they are wrapped in http.TimeoutHandler.
+	handlers map[*ssa.Function][]handlerNeed
+}
+
+type handlerNeed struct {
+	need  *NeedFact
+	steps []string
 }
 
 func run(pass *analysis.Pass) (any, error) {
@@ -94,6 +102,7 @@ func run(pass *analysis.Pass) (any, error) {
 		tracer:   &deadline.Tracer{Folder: func(*ssa.Function) *durconst.Folder { return folder }},
 		needs:    map[*ssa.Function]*NeedFact{},
 		reported: map[string]bool{},
+		handlers: map[*ssa.Function][]handlerNeed{},
 	}
 	// The package's own pipelines.
 	for _, fn := range s.SrcFuncs {
@@ -117,6 +126,7 @@ func run(pass *analysis.Pass) (any, error) {
 		}
 	}
 	a.propagate(s.SrcFuncs, true)
+	a.timeoutHandlers(s.SrcFuncs)
 	a.interfaceNeeds()
 	for fn, f := range a.needs {
 		if obj, ok := fn.Object().(*types.Func); ok && fn.Parent() == nil && len(fn.TypeArgs()) == 0 {
@@ -227,6 +237,9 @@ func (a *analysis_) propagate(fns []*ssa.Function, report bool) bool {
 				}
 				if report {
 					a.check(flow, need, steps)
+				}
+				if report && flow.Origin == deadline.Request && isHandler(at) && passThrough(flow, need) {
+					a.handlers[at] = append(a.handlers[at], handlerNeed{need: need, steps: steps})
 				}
 				if flow.Origin == deadline.Param && at.Parent() == nil && passThrough(flow, need) {
 					if a.addNeed(at, flow.Index, need) {
@@ -402,4 +415,43 @@ func minNeed(f *NeedFact) (m int64) {
 		}
 	}
 	return m
+}
+
+// timeoutHandlers checks http.TimeoutHandler(h, d, msg) where h is a
+// handler of this package whose request context reaches a pipeline.
+func (a *analysis_) timeoutHandlers(fns []*ssa.Function) {
+	if len(a.handlers) == 0 {
+		return
+	}
+	var visit func(fn *ssa.Function)
+	visit = func(fn *ssa.Function) {
+		for _, b := range fn.Blocks {
+			for _, instr := range b.Instrs {
+				c, ok := instr.(*ssa.Call)
+				if !ok {
+					continue
+				}
+				callee := c.Call.StaticCallee()
+				if callee == nil || !isTimeoutHandler(callee) {
+					continue
+				}
+				h := handlerFunc(fn.Prog, c.Call.Args[0])
+				if h == nil {
+					continue
+				}
+				set := a.tracer.DeadlineSet(c, "http.TimeoutHandler")
+				for _, hn := range a.handlers[h] {
+					a.check(deadline.Flow{Origin: deadline.Request, Sets: []deadline.Set{set}}, hn.need, hn.steps)
+				}
+			}
+		}
+		for _, anon := range fn.AnonFuncs {
+			visit(anon)
+		}
+	}
+	for _, fn := range fns {
+		if fn.Parent() == nil {
+			visit(fn)
+		}
+	}
 }

@@ -21,7 +21,8 @@
 // the declared //retryvet:p99) + the first wait + the second attempt's
 // time. The analyzer reports at the place where a deadline is set
 // (context.WithTimeout, WithTimeoutCause, WithDeadline(time.Now().Add(d)),
-// WithDeadlineCause) when the context reaches a pipeline, through any
+// WithDeadlineCause, http.TimeoutHandler around a handler whose request
+// context reaches the pipeline) when the context reaches a pipeline, through any
 // number of functions that pass it on, and the deadline is below R or
 // below the pipeline's p99:
 //
@@ -60,8 +61,9 @@
 // (the interface method carries the least need of its implementations).
 // What it cannot see: interface calls to implementations declared
 // elsewhere, functions passed as values and called by other packages,
-// contexts kept in struct fields, http.TimeoutHandler, and entries that
-// set no deadline.
+// retries whose operation is behind an interface (the model cannot tell it
+// is remote), contexts kept in struct fields, and entries that set no
+// deadline (nothing to report where nothing is set).
 //
 // `retryvet census [-format text|markdown|json] [-baseline FILE [-update]]
 // packages...` loads the whole program, builds SSA and a VTA call graph, and
