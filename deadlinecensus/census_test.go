@@ -148,10 +148,10 @@ func TestCases(t *testing.T) {
 	// A retry whose operation is behind an interface: the call graph finds
 	// the remote call the model could not see.
 	d := pipeline(t, c, "example.com/t/cases.Deliver")
-	if !strings.Contains(d.Req.Derivation, "through the call graph (example.com/t/cases.(*httpSender).Send)") {
+	if !strings.Contains(d.Req.Derivation, "through the call graph (example.com/t/transport.(*HTTP).Send)") {
 		t.Errorf("Deliver derivation: %s", d.Req.Derivation)
 	}
-	checkRows(t, d, []want{{"cases.Notify", "exported", "cases.Notify -> cases.Deliver", "2s", "cases/iface.go:50:17", "no", "unknown"}})
+	checkRows(t, d, []want{{"cases.Notify", "exported", "cases.Notify -> cases.Deliver", "2s", "cases/iface.go:31:17", "no", "unknown"}})
 	// A pipeline that takes no context: no deadline reaches it.
 	r := pipeline(t, c, "example.com/t/search.(*Index).Refresh")
 	checkRows(t, r, []want{{"cases.Refresh", "exported", "cases.Refresh -> search.(*Index).Refresh", "none", "", "yes", "unknown"}})
