@@ -195,7 +195,7 @@ func Run(p *Program) (*Census, error) {
 					order = append(order, name)
 				}
 				for _, inst := range w.instances(sfn) {
-					pl.Callers = append(pl.Callers, w.rows(inst, req)...)
+					pl.Callers = append(pl.Callers, w.walkFrom(inst, req)...)
 				}
 				if w.truncated {
 					truncated = append(truncated, name)
@@ -237,7 +237,7 @@ func Run(p *Program) (*Census, error) {
 			byName[name] = pl
 			order = append(order, name)
 			for _, inst := range w.instances(sfn) {
-				pl.Callers = append(pl.Callers, w.rows(inst, req)...)
+				pl.Callers = append(pl.Callers, w.walkFrom(inst, req)...)
 			}
 			if w.truncated {
 				truncated = append(truncated, name)

@@ -31,7 +31,6 @@ type walker struct {
 	hasInsts  map[*ssa.Function]bool
 
 	req       deadline.Requirement
-	rows      func(*ssa.Function, deadline.Requirement) []*Row
 	out       []*Row
 	steps     int
 	truncated bool
@@ -64,7 +63,6 @@ func newWalker(p *Program) *walker {
 		}
 		return []*ssa.Function{fn}
 	}
-	w.rows = w.walkFrom
 	return w
 }
 
