@@ -53,6 +53,17 @@ func (p *pkgCtx) loopPolicy(l *Layer, n ast.Node, body *ast.BlockStmt, cond ast.
 		if pol.Jitter == Unknown && pol.WaitsKnown {
 			pol.Jitter = No
 		}
+	} else if bt := tickerWait(waits); bt != nil {
+		// A backoff.Ticker: the schedule is the backoff's.
+		c := &callCtx{pkgCtx: p}
+		b := c.resolveBackoff(bt.backoff, bt.backoffPkg, 0)
+		lib := "backoff v4"
+		if bt.backoffPkg == pkgBackoffV5 {
+			lib = "backoff v5"
+		}
+		c.boSchedule(l, b, lib)
+		c.fillWaits(l)
+		pol.WaitPos = bt.node.Pos()
 	} else if len(waits) == 0 {
 		pol.Schedule = "no wait between attempts"
 		pol.WaitsKnown = true
@@ -109,6 +120,16 @@ func (p *pkgCtx) loopPolicy(l *Layer, n ast.Node, body *ast.BlockStmt, cond ast.
 			return pol.ClassifierFunc == nil
 		})
 	}
+}
+
+// tickerWait returns the backoff-ticker wait among waits, if any.
+func tickerWait(waits []waitSite) *waitSite {
+	for i := range waits {
+		if waits[i].backoff != nil {
+			return &waits[i]
+		}
+	}
+	return nil
 }
 
 // attempts finds the attempt bound: the for clause, range n, or a counter

@@ -24,6 +24,10 @@ type waitSite struct {
 	dur         ast.Expr // the duration waited, when visible
 	cancellable Tri      // No for time.Sleep, Yes for a select with ctx.Done
 	ticker      bool     // a ticker or time.Tick: the loop polls, it does not retry
+	// backoff is the BackOff a cenkalti backoff.NewTicker(b) was built
+	// from, and backoffPkg its import path: the ticker fires on its schedule.
+	backoff    ast.Expr
+	backoffPkg string
 }
 
 // waitsIn returns the waits of a region, without descending into nested
@@ -175,7 +179,11 @@ func (p *pkgCtx) recvWait(ch ast.Expr) (waitSite, bool) {
 	}
 	if path := named.Obj().Pkg().Path(); strings.HasPrefix(path, "github.com/cenkalti/backoff") && named.Obj().Name() == "Ticker" {
 		// backoff.NewTicker(b).C fires on the backoff's schedule.
-		return waitSite{cancellable: No}, true
+		w := waitSite{cancellable: No, backoffPkg: path}
+		if id, ok := astutil.Unparen(sel.X).(*ast.Ident); ok {
+			w.backoff = p.constructorArg(id, path, "NewTicker")
+		}
+		return w, true
 	}
 	if named.Obj().Pkg().Path() != "time" {
 		return waitSite{}, false
@@ -191,6 +199,35 @@ func (p *pkgCtx) recvWait(ch ast.Expr) (waitSite, bool) {
 		return w, true
 	}
 	return waitSite{}, false
+}
+
+// constructorArg finds b in t := pkg.ctor(b, ...) for the variable id.
+func (p *pkgCtx) constructorArg(id *ast.Ident, pkg, ctor string) ast.Expr {
+	v, _ := p.info.Uses[id].(*types.Var)
+	if v == nil {
+		return nil
+	}
+	var arg ast.Expr
+	for _, f := range p.pass.Files {
+		if f.Pos() > v.Pos() || v.Pos() > f.End() {
+			continue
+		}
+		ast.Inspect(f, func(n ast.Node) bool {
+			as, ok := n.(*ast.AssignStmt)
+			if !ok || len(as.Lhs) != 1 || len(as.Rhs) != 1 {
+				return true
+			}
+			lid, ok := as.Lhs[0].(*ast.Ident)
+			if !ok || (p.info.Defs[lid] != v && p.info.Uses[lid] != v) {
+				return true
+			}
+			if call, ok := as.Rhs[0].(*ast.CallExpr); ok && isFunc(typeutil.StaticCallee(p.info, call), pkg, ctor) && len(call.Args) >= 1 {
+				arg = call.Args[0]
+			}
+			return true
+		})
+	}
+	return arg
 }
 
 // timerDuration finds d in t := time.NewTimer(d) (or t.Reset(d)).

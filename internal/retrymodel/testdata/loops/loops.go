@@ -306,7 +306,7 @@ func clockBound(ctx context.Context, verbose bool) error {
 func tickerRetry(ctx context.Context) error {
 	tick := backoff.NewTicker(backoff.NewExponentialBackOff())
 	defer tick.Stop()
-	for { // want `retry loop: attempts=unbounded jitter=unknown deadline=yes cancellable=yes`
+	for { // want `retry loop: attempts=unbounded waits=500ms,750ms,1.125s,1.6875s,2.53125s jitter=yes deadline=yes cancellable=yes`
 		select {
 		case <-tick.C:
 			err := call(ctx)
