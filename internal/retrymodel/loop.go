@@ -428,32 +428,6 @@ func (p *pkgCtx) endsInGoto(b *ast.BlockStmt) bool {
 	return ok && br.Tok == token.GOTO
 }
 
-// inspectCalls walks root like inspectRegion but enters nested loops.
-func (p *pkgCtx) inspectCalls(root ast.Node, f func(ast.Node) bool) {
-	var called map[*ast.FuncLit]bool
-	ast.Inspect(root, func(n ast.Node) bool {
-		if n == nil {
-			return false
-		}
-		if n != root {
-			switch n := n.(type) {
-			case *ast.CallExpr:
-				if lit, ok := astutil.Unparen(n.Fun).(*ast.FuncLit); ok {
-					if called == nil {
-						called = make(map[*ast.FuncLit]bool)
-					}
-					called[lit] = true
-				}
-			case *ast.FuncLit:
-				if !called[n] {
-					return false
-				}
-			}
-		}
-		return f(n)
-	})
-}
-
 // fallible reports whether call returns an error and is not a log, wait or
 // formatting call.
 func (p *pkgCtx) fallible(call *ast.CallExpr) bool {

@@ -83,6 +83,15 @@ func (p *pkgCtx) waitsIn(root ast.Node) []waitSite {
 // inspectRegion walks root, skipping nested loops and closures that are not
 // invoked where they are written.
 func (p *pkgCtx) inspectRegion(root ast.Node, f func(ast.Node) bool) {
+	walkRegion(root, false, f)
+}
+
+// inspectCalls walks root like inspectRegion but enters nested loops.
+func (p *pkgCtx) inspectCalls(root ast.Node, f func(ast.Node) bool) {
+	walkRegion(root, true, f)
+}
+
+func walkRegion(root ast.Node, loops bool, f func(ast.Node) bool) {
 	var called map[*ast.FuncLit]bool
 	ast.Inspect(root, func(n ast.Node) bool {
 		if n == nil {
@@ -91,7 +100,9 @@ func (p *pkgCtx) inspectRegion(root ast.Node, f func(ast.Node) bool) {
 		if n != root {
 			switch n := n.(type) {
 			case *ast.ForStmt, *ast.RangeStmt:
-				return false
+				if !loops {
+					return false
+				}
 			case *ast.CallExpr:
 				if lit, ok := astutil.Unparen(n.Fun).(*ast.FuncLit); ok {
 					if called == nil {
@@ -230,33 +241,9 @@ func (p *pkgCtx) constructorArg(id *ast.Ident, pkg, ctor string) ast.Expr {
 	return arg
 }
 
-// timerDuration finds d in t := time.NewTimer(d) (or t.Reset(d)).
+// timerDuration finds d in t := time.NewTimer(d).
 func (p *pkgCtx) timerDuration(id *ast.Ident) ast.Expr {
-	v, _ := p.info.Uses[id].(*types.Var)
-	if v == nil {
-		return nil
-	}
-	var dur ast.Expr
-	for _, f := range p.pass.Files {
-		if f.Pos() > v.Pos() || v.Pos() > f.End() {
-			continue
-		}
-		ast.Inspect(f, func(n ast.Node) bool {
-			as, ok := n.(*ast.AssignStmt)
-			if !ok || len(as.Lhs) != 1 || len(as.Rhs) != 1 {
-				return true
-			}
-			lid, ok := as.Lhs[0].(*ast.Ident)
-			if !ok || (p.info.Defs[lid] != v && p.info.Uses[lid] != v) {
-				return true
-			}
-			if call, ok := as.Rhs[0].(*ast.CallExpr); ok && isFunc(typeutil.StaticCallee(p.info, call), "time", "NewTimer") && len(call.Args) == 1 {
-				dur = call.Args[0]
-			}
-			return true
-		})
-	}
-	return dur
+	return p.constructorArg(id, "time", "NewTimer")
 }
 
 // isDoneChan reports whether e is ctx.Done() for a context.
