@@ -274,6 +274,30 @@ func terminates(st ast.Stmt) bool {
 	return false
 }
 
+// ifStatusTest reports an if that tests the status, in its condition or
+// through its init: if _, ok := retryable[resp.StatusCode]; ok { ... }.
+func (p *pkgCtx) ifStatusTest(ifs *ast.IfStmt, s *loopShape) bool {
+	if p.statusTest(ifs.Cond, s) {
+		return true
+	}
+	as, ok := ifs.Init.(*ast.AssignStmt)
+	if !ok || len(as.Rhs) != 1 || !p.statusTest(as.Rhs[0], s) {
+		return false
+	}
+	uses := false
+	ast.Inspect(ifs.Cond, func(n ast.Node) bool {
+		if id, ok := n.(*ast.Ident); ok {
+			for _, lhs := range as.Lhs {
+				if lid, ok := lhs.(*ast.Ident); ok && lid.Name != "_" && p.identVar(lid) == p.identVar(id) {
+					uses = true
+				}
+			}
+		}
+		return !uses
+	})
+	return uses
+}
+
 // statusSwitch reports a switch on the status: switch resp.StatusCode, or
 // a tagless switch whose cases test it.
 func (p *pkgCtx) statusSwitch(sw *ast.SwitchStmt, s *loopShape) bool {
@@ -344,7 +368,7 @@ func (p *pkgCtx) keepRetried(loop ast.Node, body *ast.BlockStmt, cond ast.Expr, 
 				return !retried[v]
 			}
 			c := p.condIs(ifs.Cond, t, false)
-			if c == unknownPath && p.statusTest(ifs.Cond, t) && (p.continuesOrWaits(ifs.Body, loop) || p.blockLeavesAny(ifs.Body)) {
+			if c == unknownPath && p.ifStatusTest(ifs, t) && (p.continuesOrWaits(ifs.Body, loop) || p.blockLeavesAny(ifs.Body)) {
 				retried[v] = true // a status test of no visible direction
 				return false
 			}
@@ -753,7 +777,7 @@ func (p *pkgCtx) walkPaths(stmts []ast.Stmt, at path, loop ast.Node, s *loopShap
 				p.walkPaths([]ast.Stmt{st.Init}, at, loop, s)
 			}
 			c := p.condIs(st.Cond, s, false)
-			if c == unknownPath && at != failurePath && p.statusTest(st.Cond, s) {
+			if c == unknownPath && at != failurePath && p.ifStatusTest(st, s) {
 				// A status test of no known direction (slices.Contains(retryable,
 				// code), !isRetryable(resp.StatusCode), m[code]): the branch
 				// says which side it is on. Leaving is the success side; a
@@ -764,7 +788,7 @@ func (p *pkgCtx) walkPaths(stmts []ast.Stmt, at path, loop ast.Node, s *loopShap
 					c = successPath
 				}
 			}
-			if c != unknownPath || p.statusTest(st.Cond, s) {
+			if c != unknownPath || p.ifStatusTest(st, s) {
 				s.decide = append(s.decide, st.Cond)
 			}
 			thenAt, elseAt := at, at

@@ -1,9 +1,8 @@
 package gaps
 
-// Loops the retry model does not see yet: the status is tested on the
+// Loops the retry model first missed: the status is tested on the
 // err == nil path through a switch, a set, a local copy or a classifier
-// call, so the loop reads as a poller. The wants are what retrystatus
-// reports once the model sees them.
+// call, and the loop read as a poller.
 
 import (
 	"context"
@@ -76,7 +75,7 @@ func getMapVar(url string) (*http.Response, error) {
 			time.Sleep(time.Second)
 			continue
 		}
-		if !retrySet[resp.StatusCode] { // want `retry decision lists 5xx codes 502, 503: 500 and 529 \(overloaded\) are not retried; use resp.StatusCode >= 500` `retry decision retries every 429`
+		if !retrySet[resp.StatusCode] { // want `retry decision lists 5xx codes 502, 503: 500 and 529 \(overloaded\) are not retried; use resp.StatusCode >= 500`
 			return resp, nil
 		}
 		resp.Body.Close()
