@@ -448,10 +448,6 @@ func (p *pkgCtx) attemptsFromTest(pol *Policy, c *counter, bound ast.Expr, op to
 	}
 }
 
-func paramIndex(p *pkgCtx, v *types.Var) (int, bool) {
-	return 0, v.IsField()
-}
-
 // stepOf finds the statement that steps the counter once a turn.
 func (p *pkgCtx) stepOf(v *types.Var, body *ast.BlockStmt) token.Pos {
 	if inc, ok := p.post.(*ast.IncDecStmt); ok && inc.Tok == token.INC {
