@@ -633,44 +633,7 @@ func (p *callCtx) returnedBy(call *ast.CallExpr, i int) ast.Expr {
 	if fn == nil || fn.Pkg() != p.pass.Pkg {
 		return nil
 	}
-	decl := p.res.decls[fn.Origin()]
-	if decl == nil || decl.Body == nil {
-		return nil
-	}
-	var out ast.Expr
-	ok := true
-	ast.Inspect(decl.Body, func(n ast.Node) bool {
-		if !ok {
-			return false
-		}
-		switch n := n.(type) {
-		case *ast.FuncLit:
-			return false
-		case *ast.ReturnStmt:
-			if len(n.Results) == 0 {
-				ok = false // named results
-				return false
-			}
-			if i >= len(n.Results) {
-				ok = false // return f() with several results
-				return false
-			}
-			r := astutil.Unparen(n.Results[i])
-			if id, isID := r.(*ast.Ident); isID && id.Name == "nil" {
-				return false
-			}
-			if out != nil && out != r {
-				ok = false
-				return false
-			}
-			out = r
-		}
-		return true
-	})
-	if !ok {
-		return nil
-	}
-	return out
+	return p.returnedFrom(p.res.decls[fn.Origin()], i)
 }
 
 // straightLine reports whether a local variable is only assigned in the
