@@ -667,6 +667,13 @@ func (p *pkgCtx) statusTest(e ast.Expr, s *loopShape) bool {
 		if sel, ok := n.(*ast.SelectorExpr); ok {
 			switch sel.Sel.Name {
 			case "StatusCode", "Status", "Code", "HTTPStatusCode":
+				// An HTTP or RPC status is a number (or a method returning
+				// one); a job's Status string ("queued") is a poll state.
+				if t := p.info.TypeOf(sel); t != nil && !isIntegral(t) {
+					if sig, ok := t.(*types.Signature); !ok || sig.Results().Len() != 1 || !isIntegral(sig.Results().At(0).Type()) {
+						return true
+					}
+				}
 				if p.mentionsResult(sel.X, s) || p.mentionsErr(sel.X, s) {
 					found = true
 				}
