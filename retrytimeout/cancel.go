@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"go/ast"
 	"go/types"
+	"time"
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/ast/astutil"
@@ -29,6 +30,17 @@ import (
 // when the enclosing function's results allow a type-correct return.
 // It reports whether it reported.
 func (c *checker) uncancellableWait(l *retrymodel.Layer, attemptOnly string) bool {
+	// Known waits that add up to less than a second keep a cancelled caller
+	// waiting less than that: not worth a finding (as for attempt-only).
+	if pol := &l.Policy; pol.WaitsKnown && len(pol.Waits) > 0 && attemptOnly == "" {
+		var total time.Duration
+		for _, w := range pol.Waits {
+			total += w
+		}
+		if total < minWorthBounding {
+			return false
+		}
+	}
 	var first *waitSite
 	var edits []analysis.TextEdit
 	for _, n := range l.Waits {

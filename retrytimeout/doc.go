@@ -22,7 +22,9 @@
 // Schedules whose known waits total under a second are left alone: an
 // attempt count is bound enough there. So are retries that do not wait
 // between attempts: they spend only the attempts' own time, which the
-// operation's context bounds.
+// operation's context bounds. The same one-second floor applies to the
+// jitter and cancellation findings: waits a few milliseconds apart neither
+// synchronise a herd nor keep a cancelled caller waiting.
 //
 // no jitter: the waits are a fixed function of the attempt (constant,
 // 1<<i, base*factor^i) with no random part, or a library is configured

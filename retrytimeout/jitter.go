@@ -39,6 +39,15 @@ func (c *checker) noJitter(l *retrymodel.Layer) {
 	if len(ws) == 0 {
 		return // no wait between attempts, or waits not known to be positive
 	}
+	if pol.WaitsKnown {
+		var total time.Duration
+		for _, w := range ws {
+			total += w
+		}
+		if total < minWorthBounding {
+			return // a few milliseconds apart: the herd is not the problem
+		}
+	}
 	// Unbounded retries at a constant interval are polls (waiting for a
 	// server to come up, a lock to free): report bounded retries, and
 	// unbounded ones whose waits grow (reconnect backoff).
