@@ -32,18 +32,21 @@ var Analyzer = &analysis.Analyzer{
 
 func run(pass *analysis.Pass) (any, error) {
 	res := pass.ResultOf[retrymodel.Analyzer].(*retrymodel.Result)
-	if len(res.Layers) == 0 {
+	if len(res.Layers) == 0 && len(res.HelperLayers) == 0 {
 		return nil, nil // fast path: no retry layer, nothing can nest
 	}
 	c := &checker{pass: pass, res: res, byPosn: make(map[string]*retrymodel.Layer)}
-	for _, l := range res.Layers {
+	all := append(slices.Clone(res.Layers), res.HelperLayers...)
+	for _, l := range all {
 		c.byPosn[retrymodel.Shorten(pass.Fset, l.Pos)] = l
 	}
 	fallback := make(map[ast.Node]bool)
 	for _, f := range res.Fallbacks {
 		fallback[f.Node] = true
 	}
-	layers := slices.Clone(res.Layers)
+	// Calls of retry helpers count as layers here: a helper around an SDK
+	// call nests like a loop around it.
+	layers := all
 	slices.SortFunc(layers, func(a, b *retrymodel.Layer) int { return int(a.Pos - b.Pos) })
 	reported := make(map[token.Pos]bool)
 	for _, l := range layers {

@@ -29,10 +29,13 @@ var Analyzer = &analysis.Analyzer{
 
 // Result is what the model knows of one package.
 type Result struct {
-	Layers    []*Layer
-	Fallbacks []*Fallback
-	Folder    *durconst.Folder
-	Dirs      *directive.Set
+	Layers []*Layer
+	// HelperLayers are calls that hand an operation to a retry helper
+	// (see helper.go); their policy is the helper's, reported there.
+	HelperLayers []*Layer
+	Fallbacks    []*Fallback
+	Folder       *durconst.Folder
+	Dirs         *directive.Set
 
 	pass   *analysis.Pass
 	byNode map[ast.Node]*Layer
@@ -74,15 +77,16 @@ func (r *Result) Decl(fn *types.Func) *ast.FuncDecl { return r.decls[fn] }
 
 // pkgCtx carries what the detectors share while one package is analysed.
 type pkgCtx struct {
-	pass   *analysis.Pass
-	info   *types.Info
-	fold   *durconst.Folder
-	dirs   *directive.Set
-	insp   *inspector.Inspector
-	res    *Result
-	waiter map[*types.Func]waitInfo // package functions that wait (sleep helpers)
-	raFunc map[*types.Func]bool     // package functions that read Retry-After
-	post   ast.Stmt                 // the post statement of the for loop being read
+	pass    *analysis.Pass
+	info    *types.Info
+	fold    *durconst.Folder
+	dirs    *directive.Set
+	insp    *inspector.Inspector
+	res     *Result
+	waiter  map[*types.Func]waitInfo   // package functions that wait (sleep helpers)
+	raFunc  map[*types.Func]bool       // package functions that read Retry-After
+	post    ast.Stmt                   // the post statement of the for loop being read
+	helpers map[*types.Func]helperInfo // package functions that retry an operation they are given
 }
 
 func run(pass *analysis.Pass) (any, error) {
@@ -113,6 +117,7 @@ func run(pass *analysis.Pass) (any, error) {
 	}
 	p.indexHelpers()
 	p.findLayers()
+	p.findHelpers()
 	p.summarize()
 	return p.res, nil
 }

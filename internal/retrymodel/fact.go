@@ -30,6 +30,10 @@ type FuncFact struct {
 	P99Posn string
 	// Pipeline: marked //retryvet:pipeline.
 	Pipeline bool
+	// RetriesParam is 1 + the index of a function parameter the function
+	// retries (a retry helper), 0 if none; Helper is that retry's layer.
+	RetriesParam int
+	Helper       LayerInfo
 }
 
 // AFact marks FuncFact as an analysis fact.
@@ -59,11 +63,14 @@ func (f *FuncFact) String() string {
 	if f.Pipeline {
 		parts = append(parts, "pipeline")
 	}
+	if f.RetriesParam > 0 {
+		parts = append(parts, fmt.Sprintf("retries param %d", f.RetriesParam-1))
+	}
 	return strings.Join(parts, "; ")
 }
 
 func (f *FuncFact) empty() bool {
-	return len(f.Chains) == 0 && !f.Remote && !f.Waiter && !f.RetryAfter && f.P99 == 0 && !f.Pipeline
+	return len(f.Chains) == 0 && !f.Remote && !f.Waiter && !f.RetryAfter && f.P99 == 0 && !f.Pipeline && f.RetriesParam == 0
 }
 
 // A Chain is a stack of nested retry layers reached from a function.

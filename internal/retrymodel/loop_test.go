@@ -49,3 +49,15 @@ func TestFacts(t *testing.T) {
 	testmod.Download(t, dir)
 	analysistest.Run(t, dir, retrymodel.Analyzer, "./facts/...")
 }
+
+// TestHelpers checks retry helpers: a function that retries an operation
+// it is given is seen as a layer where the operation is handed to it,
+// across packages.
+func TestHelpers(t *testing.T) {
+	dir, err := filepath.Abs("testdata")
+	if err != nil {
+		t.Fatal(err)
+	}
+	testmod.Download(t, dir)
+	analysistest.Run(t, dir, retrymodel.Analyzer, "./helpers/...")
+}

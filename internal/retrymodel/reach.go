@@ -146,6 +146,9 @@ func (p *pkgCtx) summarize() {
 			f.P99, f.P99Posn = d, p.short(pos)
 		}
 		f.Pipeline = p.dirs.IsPipeline(decl)
+		if h, ok := p.helpers[fn]; ok {
+			f.RetriesParam, f.Helper = h.param+1, p.layerInfo(h.layer)
+		}
 		state[fn] = 2
 		if !f.empty() {
 			p.res.funcs[fn] = f
@@ -163,6 +166,9 @@ func (p *pkgCtx) summarize() {
 	}
 	for _, l := range p.res.Layers {
 		chainOf(l) // settles l.Remote for layers in closures at package level too
+	}
+	for _, l := range p.res.HelperLayers {
+		chainOf(l)
 	}
 	for _, fn := range fns {
 		if f := p.res.funcs[fn]; f != nil {

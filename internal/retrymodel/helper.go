@@ -1,0 +1,143 @@
+package retrymodel
+
+import (
+	"go/ast"
+	"go/types"
+
+	"golang.org/x/tools/go/ast/astutil"
+	"golang.org/x/tools/go/types/typeutil"
+)
+
+// A retry helper is a function that retries an operation it is given:
+//
+//	func retryWithBackoff(ctx context.Context, b wait.Backoff, fn func() error) error {
+//		return wait.ExponentialBackoff(b, func() (bool, error) { return fn() == nil, nil })
+//	}
+//
+// Its own layer sees only a call of its parameter; what that parameter is
+// lives at each call site. A call of a helper is therefore a layer too (a
+// HelperLayers entry), whose retried region is the function handed to it,
+// so that nested retries through helpers are seen. The helper's policy
+// travels to other packages in FuncFact.RetriesParam / Helper.
+//
+// Helper-call layers are kept out of Result.Layers: their policy belongs
+// to the helper's own layer, where findings about it are reported once.
+
+// helperInfo is what a helper retries: parameter index and its layer.
+type helperInfo struct {
+	param int
+	layer *Layer    // a layer of this package
+	info  LayerInfo // or, for an imported helper, the layer from its fact
+}
+
+// findHelpers records the package's helpers and makes a layer of every
+// call that hands a helper its operation.
+func (p *pkgCtx) findHelpers() {
+	p.helpers = make(map[*types.Func]helperInfo)
+	for _, l := range p.res.Layers {
+		fd, ok := l.FuncNode.(*ast.FuncDecl)
+		if !ok || l.Func == nil || l.Kind == SDK || l.Kind == Client {
+			continue
+		}
+		sig := l.Func.Type().(*types.Signature)
+		for _, op := range l.Ops {
+			id, ok := astutil.Unparen(op.Fun).(*ast.Ident)
+			if !ok {
+				continue
+			}
+			for i := 0; i < sig.Params().Len(); i++ {
+				prm := sig.Params().At(i)
+				if _, isFunc := prm.Type().Underlying().(*types.Signature); isFunc && p.info.Uses[id] == prm {
+					if _, seen := p.helpers[l.Func]; !seen && fd.Body != nil {
+						p.helpers[l.Func] = helperInfo{param: i, layer: l}
+					}
+				}
+			}
+		}
+	}
+	p.insp.Preorder([]ast.Node{(*ast.CallExpr)(nil)}, func(n ast.Node) {
+		call := n.(*ast.CallExpr)
+		if p.res.byNode[call] != nil {
+			return
+		}
+		fn := typeutil.StaticCallee(p.info, call)
+		if fn == nil {
+			return
+		}
+		h, ok := p.helperOf(fn.Origin())
+		if !ok || h.param >= len(call.Args) {
+			return
+		}
+		l := &Layer{Kind: Library, Name: "retry helper " + funcName(fn), Pos: call.Pos(), Node: call}
+		switch arg := astutil.Unparen(call.Args[h.param]).(type) {
+		case *ast.FuncLit:
+			l.Body = arg.Body
+		default:
+			if op := p.funcValue(arg); op != nil {
+				l.OpFuncs = []*types.Func{op}
+			} else {
+				return // an operation the model cannot follow
+			}
+		}
+		if h.layer != nil {
+			l.Policy = h.layer.Policy
+			l.Policy.Notes = append([]string{"the policy of " + funcName(fn) + " at " + p.short(h.layer.Pos)}, l.Policy.Notes...)
+		} else {
+			l.Policy = policyOf(h.info)
+			l.Policy.Notes = []string{"the policy of " + funcName(fn) + " at " + h.info.Posn}
+		}
+		p.res.HelperLayers = append(p.res.HelperLayers, l)
+		p.res.byNode[call] = l
+	})
+}
+
+// helperOf returns what fn retries, from this package or a fact.
+func (p *pkgCtx) helperOf(fn *types.Func) (helperInfo, bool) {
+	if h, ok := p.helpers[fn]; ok {
+		return h, true
+	}
+	if fn.Pkg() == p.pass.Pkg {
+		return helperInfo{}, false
+	}
+	var f FuncFact
+	if p.pass.ImportObjectFact(fn, &f) && f.RetriesParam > 0 {
+		return helperInfo{param: f.RetriesParam - 1, info: f.Helper}, true
+	}
+	return helperInfo{}, false
+}
+
+// funcValue returns the function or method a value names: c.search, fetch.
+func (p *pkgCtx) funcValue(e ast.Expr) *types.Func {
+	switch e := e.(type) {
+	case *ast.Ident:
+		fn, _ := p.info.Uses[e].(*types.Func)
+		return fn
+	case *ast.SelectorExpr:
+		fn, _ := p.info.Uses[e.Sel].(*types.Func)
+		return fn
+	}
+	return nil
+}
+
+// policyOf rebuilds the part of a policy a fact carries.
+func policyOf(li LayerInfo) Policy {
+	var pol Policy
+	switch {
+	case li.AttemptsKnown:
+		pol.Attempts = Value{Set: true, Known: true, N: li.Attempts}
+	case li.Unbounded:
+		pol.Attempts = Value{Set: true, Known: true, N: 0}
+	default:
+		pol.Attempts = Value{Set: true}
+	}
+	pol.Waits = li.Waits
+	pol.DeadlineAware = li.DeadlineAware
+	pol.Assumed = li.Assumed
+	if li.PerAttempt > 0 {
+		pol.PerAttempt = Value{Set: true, Known: true, D: li.PerAttempt}
+	}
+	if li.MaxElapsed > 0 {
+		pol.MaxElapsed = Value{Set: true, Known: true, D: li.MaxElapsed}
+	}
+	return pol
+}
