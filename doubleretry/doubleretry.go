@@ -48,9 +48,19 @@ func run(pass *analysis.Pass) (any, error) {
 	// call nests like a loop around it.
 	layers := all
 	slices.SortFunc(layers, func(a, b *retrymodel.Layer) int { return int(a.Pos - b.Pos) })
+	helper := make(map[*retrymodel.Layer]bool)
+	for _, l := range res.HelperLayers {
+		helper[l] = true
+	}
 	reported := make(map[token.Pos]bool)
 	for _, l := range layers {
 		if fallback[l.Node] || reported[l.Pos] || !retries(l) {
+			continue
+		}
+		if _, known := l.Attempts(); helper[l] && !known {
+			// A helper whose count comes from its caller's arguments
+			// (a backoff passed in): each call site would repeat the same
+			// "unknown × unknown" about the helper; say nothing.
 			continue
 		}
 		chains := nested(retrymodel.Shorten(pass.Fset, l.Pos), c.retried(l))

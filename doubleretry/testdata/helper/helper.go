@@ -46,3 +46,24 @@ func AskQuiet(ctx context.Context, q string) error {
 		return err
 	})
 }
+
+// withAttempts takes its attempt count from the caller.
+func withAttempts(ctx context.Context, n int, op func() error) error {
+	var err error
+	for i := 0; i < n; i++ {
+		if err = op(); err == nil {
+			return nil
+		}
+		time.Sleep(time.Second)
+	}
+	return err
+}
+
+// AskN: the helper's count is an argument; every call site would repeat
+// an "unknown × 3" about the same helper: quiet.
+func AskN(ctx context.Context) error {
+	return withAttempts(ctx, 3, func() error {
+		_, err := client.Chat.Completions.New(ctx, openai.ChatCompletionNewParams{Model: openai.ChatModelGPT4o})
+		return err
+	})
+}
