@@ -68,6 +68,7 @@ type Program struct {
 	all      map[*types.Package]*packages.Package // every loaded package
 	module   []*packages.Package                  // packages of the main module(s) not named: their pipelines count
 	modDirs  []string
+	funcs    map[*ssa.Function]bool // ssautil.AllFunctions(Prog), computed once
 }
 
 // loadMode is what the census and its floor benchmark load.
@@ -100,14 +101,15 @@ func Load(opts Options, patterns ...string) (*Program, error) {
 	}
 	prog, _ := ssautil.AllPackages(pkgs, ssa.InstantiateGenerics)
 	prog.Build()
+	funcs := ssautil.AllFunctions(prog)
 	var cg *callgraph.Graph
 	if opts.CHA {
 		cg = cha.CallGraph(prog)
 	} else {
-		cg = vta.CallGraph(ssautil.AllFunctions(prog), cha.CallGraph(prog))
+		cg = vta.CallGraph(funcs, cha.CallGraph(prog))
 	}
 	cg.DeleteSyntheticNodes()
-	p := &Program{Pkgs: pkgs, Prog: prog, Graph: cg, analyzed: map[*types.Package]*packages.Package{}, all: map[*types.Package]*packages.Package{}}
+	p := &Program{Pkgs: pkgs, Prog: prog, Graph: cg, funcs: funcs, analyzed: map[*types.Package]*packages.Package{}, all: map[*types.Package]*packages.Package{}}
 	seenMod := map[string]bool{}
 	for _, pkg := range pkgs {
 		if isTestMain(pkg) {

@@ -44,7 +44,11 @@ func newWalker(p *Program) *walker {
 		handlers: map[*ssa.Function]deadline.Set{},
 	}
 	insts := map[*ssa.Function][]*ssa.Function{}
-	for fn := range ssautil.AllFunctions(p.Prog) {
+	funcs := p.funcs
+	if funcs == nil {
+		funcs = ssautil.AllFunctions(p.Prog)
+	}
+	for fn := range funcs {
 		if o := fn.Origin(); o != nil && o != fn {
 			insts[o] = append(insts[o], fn)
 		}
