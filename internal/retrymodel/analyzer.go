@@ -87,6 +87,18 @@ type pkgCtx struct {
 	raFunc  map[*types.Func]bool       // package functions that read Retry-After
 	post    ast.Stmt                   // the post statement of the for loop being read
 	helpers map[*types.Func]helperInfo // package functions that retry an operation they are given
+	// synth types the expressions the model builds itself (d *= 2 read as
+	// d * 2). They are never written into pass.TypesInfo: other analyzers
+	// (buildssa among them) read that map concurrently.
+	synth map[ast.Expr]types.Type
+}
+
+// typeOf is info.TypeOf that also knows the model's synthetic expressions.
+func (p *pkgCtx) typeOf(e ast.Expr) types.Type {
+	if t, ok := p.synth[e]; ok {
+		return t
+	}
+	return p.info.TypeOf(e)
 }
 
 func run(pass *analysis.Pass) (any, error) {

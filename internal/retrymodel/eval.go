@@ -59,7 +59,7 @@ func (p *pkgCtx) eval(e ast.Expr, bind env, depth int) (constant.Value, bool) {
 		if !ok1 || !ok2 {
 			return nil, false
 		}
-		return arith(x, e.Op, y, p.info.TypeOf(e))
+		return arith(x, e.Op, y, p.typeOf(e))
 	case *ast.CallExpr:
 		if tv, ok := p.info.Types[e.Fun]; ok && tv.IsType() && len(e.Args) == 1 {
 			v, ok := p.eval(e.Args[0], bind, depth+1)

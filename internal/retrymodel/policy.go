@@ -628,8 +628,12 @@ func (p *pkgCtx) growingVars(body *ast.BlockStmt) map[*types.Var]growth {
 		case token.MUL_ASSIGN, token.ADD_ASSIGN, token.SHL_ASSIGN:
 			op := map[token.Token]token.Token{token.MUL_ASSIGN: token.MUL, token.ADD_ASSIGN: token.ADD, token.SHL_ASSIGN: token.SHL}[as.Tok]
 			expr = &ast.BinaryExpr{X: id, Op: op, Y: as.Rhs[0], OpPos: as.TokPos}
-			// eval needs types for the synthetic node: record them.
-			p.info.Types[expr] = types.TypeAndValue{Type: v.Type()}
+			// eval needs the synthetic node's type; pass.TypesInfo is
+			// shared with concurrent analyzers, so it goes in p.synth.
+			if p.synth == nil {
+				p.synth = make(map[ast.Expr]types.Type)
+			}
+			p.synth[expr] = v.Type()
 		case token.ASSIGN:
 			uses := false
 			ast.Inspect(as.Rhs[0], func(m ast.Node) bool {
