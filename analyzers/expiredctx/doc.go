@@ -84,7 +84,11 @@
 //
 // and passes cctx to the call (adding the time import when needed). It is
 // not offered for a direct defer statement, whose timeout would start when
-// the defer is registered.
+// the defer is registered, nor on a context the function makes itself with
+// WithTimeout, WithDeadline or WithCancel, or makes afresh on each turn of a
+// loop: that is a per-attempt context the code times out on purpose (a
+// pool's dial-recovery loop), and detaching the write from it changes what
+// the loop does. The finding is still reported there.
 //
 // Bad:
 //

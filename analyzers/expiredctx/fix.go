@@ -11,6 +11,7 @@ import (
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/ast/astutil"
+	"golang.org/x/tools/go/types/typeutil"
 )
 
 // fix builds the suggested fix: before the statement holding the call,
@@ -22,11 +23,20 @@ import (
 // or go statement (the timeout would start too early, or the cancel end
 // the goroutine's work), before Go 1.21 (no WithoutCancel), or when the
 // statement starts before the expired region.
+//
+// Nor where the expired context is one the function cancels itself (made
+// by WithTimeout, WithDeadline or WithCancel here) or one made afresh on
+// each turn of a loop: that is a per-attempt context the code times out on
+// purpose, and detaching a write from it changes what the loop does (and
+// piles a defer up per turn). The finding stands; only the edit is withheld.
 func (c *checker) fix(f *ast.File, w *write, e *expiry) (analysis.SuggestedFix, bool) {
 	if v := c.info.FileVersions[f]; v != "" && version.Compare(v, "go1.21") < 0 {
 		return analysis.SuggestedFix{}, false
 	}
 	path, _ := astutil.PathEnclosingInterval(f, w.call.Pos(), w.call.End())
+	if c.ownContext(path, e.ctx) {
+		return analysis.SuggestedFix{}, false
+	}
 	var stmt ast.Stmt
 	var list ast.Node
 	for i, n := range path {
@@ -188,4 +198,64 @@ func addImport(f *ast.File, path string) analysis.TextEdit {
 		return analysis.TextEdit{Pos: lastStd.End(), End: lastStd.End(), NewText: []byte("\n\t" + quoted)}
 	}
 	return analysis.TextEdit{Pos: f.Name.End(), End: f.Name.End(), NewText: []byte("\n\nimport " + quoted)}
+}
+
+// ownContext reports whether r is a local context that the function
+// enclosing path derives with a cancellation of its own, or declares inside
+// a loop.
+func (c *checker) ownContext(path []ast.Node, r ctxRef) bool {
+	if r.v == nil || r.sel {
+		return false // a field: the context of whoever built the value
+	}
+	var body *ast.BlockStmt
+	for _, n := range path {
+		switch n := n.(type) {
+		case *ast.FuncDecl:
+			body = n.Body
+		case *ast.FuncLit:
+			body = n.Body
+		}
+	}
+	if body == nil || r.v.Pos() < body.Pos() || r.v.Pos() >= body.End() {
+		return false // a parameter or a package variable
+	}
+	own := false
+	ast.Inspect(body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.ForStmt, *ast.RangeStmt:
+			if n.Pos() <= r.v.Pos() && r.v.Pos() < n.End() {
+				own = true
+			}
+		case *ast.AssignStmt:
+			for i, l := range n.Lhs {
+				id, ok := astutil.Unparen(l).(*ast.Ident)
+				if !ok || (c.info.Defs[id] != r.v && c.info.Uses[id] != r.v) {
+					continue
+				}
+				rhs := n.Rhs[0]
+				if len(n.Rhs) == len(n.Lhs) {
+					rhs = n.Rhs[i]
+				}
+				if call, ok := astutil.Unparen(rhs).(*ast.CallExpr); ok && cancels(c.info, call) {
+					own = true
+				}
+			}
+		}
+		return !own
+	})
+	return own
+}
+
+// cancels reports whether call is one of the context constructors that
+// hand back a cancellation (or a deadline) owned by the caller.
+func cancels(info *types.Info, call *ast.CallExpr) bool {
+	fn := typeutil.StaticCallee(info, call)
+	if fn == nil || fn.Pkg() == nil || fn.Pkg().Path() != "context" {
+		return false
+	}
+	switch fn.Name() {
+	case "WithTimeout", "WithDeadline", "WithCancel", "WithTimeoutCause", "WithDeadlineCause", "WithCancelCause":
+		return true
+	}
+	return false
 }
