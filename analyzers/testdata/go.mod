@@ -1,0 +1,3 @@
+module example.com/race
+
+go 1.26
