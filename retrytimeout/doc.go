@@ -45,7 +45,11 @@
 //
 // wait ignores cancellation: time.Sleep (or a bare <-time.After, a select
 // on timers only, a sleep helper that ignores its context) between
-// attempts, with a context in scope. A suggested fix rewrites
+// attempts, with a context in scope that can be done. A context that can
+// never be done is left alone: context.Background(), context.TODO(),
+// context.WithoutCancel(x) and context.WithValue on any of them; so is a
+// wait reached only when ctx.Done() is nil (the documented sign of a
+// context that is never cancelled). A suggested fix rewrites
 // `time.Sleep(d)` into
 //
 //	select {

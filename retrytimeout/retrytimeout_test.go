@@ -36,3 +36,8 @@ func TestStreaming(t *testing.T) {
 func TestSleepFix(t *testing.T) {
 	analysistest.RunWithSuggestedFixes(t, testdata(t), retrytimeout.Analyzer, "./sleep")
 }
+
+// TestNeverCancelled: waits on a context that can never be done are quiet.
+func TestNeverCancelled(t *testing.T) {
+	analysistest.Run(t, testdata(t), retrytimeout.Analyzer, "./nevercancelled")
+}
