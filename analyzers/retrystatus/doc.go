@@ -25,11 +25,14 @@
 //     known race), or after changing the request (a refreshed token, a
 //     truncated input), is not reported.
 //   - Every 429 treated as transient without reading the error's code or
-//     type, when the retried call goes to an LLM API (the openai or
-//     anthropic SDKs, their error types or endpoints): an exhausted quota
-//     (openai insufficient_quota, anthropic billing_error) arrives as 429
-//     too and burns every attempt. Other APIs' 429 is a rate limit and is
-//     not reported.
+//     type, when the retried call goes to an API that sends an exhausted
+//     quota as 429: OpenAI and OpenAI-compatible APIs (the openai SDKs,
+//     /chat/completions endpoints; insufficient_quota) and Gemini
+//     (RESOURCE_EXHAUSTED). Such a 429 burns every attempt. Other APIs'
+//     429 is a rate limit and is not reported; Anthropic's among them
+//     (anthropic-sdk-go, api.anthropic.com): its 429 is only ever
+//     rate_limit_error, and a spent balance or spend limit comes as 400 or
+//     402.
 //
 // A code is reported only when the decision names it: an == comparison,
 // a case, a set or list, or a range check from a 4xx code (code >= 400).
