@@ -18,7 +18,9 @@
 //     case, a map, set or slice of codes, slices.Contains) where a range
 //     belongs: 500 and the non-standard 529 (overloaded) fall through it
 //     and are never retried. The fix is code >= 500; the simple boolean
-//     forms get it as a suggested fix.
+//     forms get it as a suggested fix. It takes two 5xx codes to make an
+//     enumeration: 503 alone ("come back later") is a choice, not a range
+//     with holes.
 //   - Permanent codes retried: 400, 401, 403, 404, 413 and 422 fail the
 //     same way on every attempt (for 413, shrink the input instead). A
 //     code retried only after reading the error's code or message (a
@@ -40,7 +42,9 @@
 //
 // 408, 425, 429 after the body's code or type was read, network errors
 // and timeouts, and code >= 500 are fine. Conditions that decide no retry
-// (handlers writing 5xx, metrics, logs, tests) are never reported.
+// (handlers writing 5xx, metrics, logs, tests) are never reported, and
+// neither are retries in testable examples (func ExampleXxx in a _test.go
+// file): they are documentation.
 //
 // A classifier function declared in one package and used by a retry in
 // another travels as a fact; it is reported at its definition when its own

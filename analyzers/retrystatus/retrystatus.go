@@ -93,13 +93,27 @@ func run(pass *analysis.Pass) (any, error) {
 	}
 	res := &Result{Decisions: len(decisions)}
 	for _, d := range decisions {
-		ck.check(d)
+		if !ck.isExample(d.layer) {
+			ck.check(d)
+		}
 		if len(d.atoms) > 0 {
 			res.Status = append(res.Status, ck.short(d.layer.Pos))
 		}
 	}
 	ck.exportFacts()
 	return res, nil
+}
+
+// isExample reports a layer in a testable example (func ExampleXxx in a
+// _test.go file): documentation that shows a call, not a retry policy
+// anyone runs in production.
+func (ck *checker) isExample(l *retrymodel.Layer) bool {
+	if l.Func == nil || !strings.HasPrefix(l.Func.Name(), "Example") {
+		return false
+	}
+	sig := l.Func.Type().(*types.Signature)
+	return sig.Recv() == nil && sig.Params().Len() == 0 && sig.Results().Len() == 0 &&
+		strings.HasSuffix(ck.pass.Fset.Position(l.Pos).Filename, "_test.go")
 }
 
 // mentionsCodes is the fast path: a package with no 4xx/5xx constant and
@@ -382,7 +396,9 @@ func (ck *checker) check(d *decision) {
 			}
 		}
 	}
-	if len(listed) > 0 {
+	// One 5xx code is a choice (503 alone: "come back later"), not an
+	// enumeration of a range that misses its other members.
+	if len(listed) > 1 {
 		var missing []int
 		for _, c := range []int{500, overloaded} {
 			if d.stopped[c] && !d.retried[c] {

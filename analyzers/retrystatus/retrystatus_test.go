@@ -30,3 +30,14 @@ func TestModelCases(t *testing.T) {
 	}
 	analysistest.Run(t, dir, retrystatus.Analyzer, "./gaps")
 }
+
+// TestExample: one 5xx code is no enumeration, and Example functions are
+// documentation; two codes in production code are reported.
+func TestExample(t *testing.T) {
+	testmod.Download(t, "testdata")
+	dir, err := filepath.Abs("testdata")
+	if err != nil {
+		t.Fatal(err)
+	}
+	analysistest.Run(t, dir, retrystatus.Analyzer, "./example")
+}
