@@ -54,6 +54,18 @@ func (c *checker) attemptOnly(l *retrymodel.Layer) string {
 		}
 		return s + ", whatever the caller's deadline"
 	}
+	if len(pol.Waits) == 0 {
+		// The model could not lay the schedule out, but each wait may
+		// still be one of a few constants (a switch on the attempt).
+		if ds, ok := c.waitChoices(l); ok {
+			most := time.Duration(n-1) * ds[len(ds)-1]
+			if most < minWorthBounding {
+				return ""
+			}
+			return fmt.Sprintf("%s makes %d attempts, each wait %s, and nothing bounds it in time: up to %s of waiting plus the %d attempts, whatever the caller's deadline",
+				describe(l), n, choiceList(ds), fmtDur(most), n)
+		}
+	}
 	s := fmt.Sprintf("%s makes %d attempts and nothing bounds it in time", describe(l), n)
 	if len(pol.Waits) > 0 {
 		// A known prefix: the schedule is listed up to a limit.

@@ -18,7 +18,11 @@
 // checks the caller's deadline before waiting (ctx.Err, a select on
 // ctx.Done, ctx.Deadline or time.Until), and no overall limit applies
 // (MaxElapsedTime, a context timeout passed to the library). When the
-// waits are known the message gives the worst case they add up to.
+// waits are known the message gives the worst case they add up to; when
+// each wait is one of a few constants (a switch on the attempt), it gives
+// them and the bound they make ("each wait 1s, 2s or 4s ... up to 12s").
+// Where the attempt count is not known, messages list only the first
+// waits and say so.
 // Schedules whose known waits total under a second are left alone: an
 // attempt count is bound enough there. So are retries that do not wait
 // between attempts: they spend only the attempts' own time, which the

@@ -65,9 +65,14 @@ func (c *checker) noJitter(l *retrymodel.Layer) {
 	if !pos.IsValid() {
 		pos = l.Pos
 	}
-	what := "waits " + waitList(pol.Waits)
-	if !pol.WaitsKnown {
-		what += ", ..."
+	list, _ := shownWaits(l)
+	what := "waits " + list
+	if _, counted := l.Attempts(); !counted {
+		if a := pol.Attempts; a.Known && a.N == 0 {
+			what += " (unbounded attempts)"
+		} else {
+			what += " (as many as its attempts, whose number is not known statically)"
+		}
 	}
 	if sched := schedule(l); sched != "" && !strings.HasPrefix(sched, "waits ") && !strings.HasPrefix(sched, "constant ") {
 		what += " (" + sched + ")"

@@ -275,10 +275,38 @@ func schedule(l *retrymodel.Layer) string {
 	if strings.HasPrefix(s, "waits ") && len(l.Policy.Waits) == 0 {
 		return "waits not known statically"
 	}
+	switch s {
+	case "constant (value not constant)":
+		return "a constant wait whose value is not known statically"
+	case "exponential (values not constant)":
+		return "exponential waits whose values are not known statically"
+	}
 	if strings.HasPrefix(s, "library default (") && strings.HasSuffix(s, ")") {
 		s = "library default: " + strings.TrimSuffix(strings.TrimPrefix(s, "library default ("), ")")
 	}
 	return s
+}
+
+// shownWaits renders the waits a message can vouch for: the known waits up
+// to attempts-1 when the attempt count is known; otherwise the first few
+// followed by "..." (a schedule the model lists for an unknown count says
+// nothing about how many waits there are). prefix reports that the list
+// is not the whole schedule.
+func shownWaits(l *retrymodel.Layer) (text string, prefix bool) {
+	ws := l.Policy.Waits
+	n, counted := l.Attempts()
+	switch {
+	case counted && int64(len(ws)) > n-1:
+		ws = ws[:n-1]
+	case !counted && len(ws) > 3:
+		ws = ws[:3]
+	}
+	prefix = !counted || !l.Policy.WaitsKnown || int64(len(ws)) < n-1
+	text = waitList(ws)
+	if prefix {
+		text += ", ..."
+	}
+	return text, prefix
 }
 
 // fmtDur prints a duration for a message: as durconst does, rounded to

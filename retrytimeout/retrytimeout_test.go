@@ -41,3 +41,8 @@ func TestSleepFix(t *testing.T) {
 func TestNeverCancelled(t *testing.T) {
 	analysistest.Run(t, testdata(t), retrytimeout.Analyzer, "./nevercancelled")
 }
+
+// TestMessages: the numbers and sources in messages are the right ones.
+func TestMessages(t *testing.T) {
+	analysistest.Run(t, testdata(t), retrytimeout.Analyzer, "./messages")
+}
