@@ -36,7 +36,10 @@
 // that has no RandomDelay, go-retry without WithJitter, wait.Backoff with
 // Jitter 0, retryablehttp's DefaultBackoff). Only retries the model knows
 // to be remote are reported (a herd forms against a shared service, not
-// around a local lock), and unbounded retries only when their waits grow:
+// around a local lock; net/http requests whose every URL names this machine,
+// localhost, 127.x or ::1, are not remote: a readiness poll of a proxy or
+// daemon a test harness just started), and unbounded retries only when
+// their waits grow:
 // an unbounded loop at a constant interval is a poll (waiting for a server
 // to come up).
 //

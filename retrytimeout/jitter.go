@@ -27,7 +27,7 @@ func (c *checker) noJitter(l *retrymodel.Layer) {
 	}
 	// A herd forms against a shared remote service; a local lock or file
 	// retried in step synchronises nobody else.
-	if l.Remote != retrymodel.Yes {
+	if !c.remote(l) {
 		return
 	}
 	var ws []time.Duration

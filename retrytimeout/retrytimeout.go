@@ -302,6 +302,9 @@ func shownWaits(l *retrymodel.Layer) (text string, prefix bool) {
 		ws = ws[:3]
 	}
 	prefix = !counted || !l.Policy.WaitsKnown || int64(len(ws)) < n-1
+	if prefix && len(ws) > 3 {
+		ws = ws[:3]
+	}
 	text = waitList(ws)
 	if prefix {
 		text += ", ..."

@@ -46,3 +46,9 @@ func TestNeverCancelled(t *testing.T) {
 func TestMessages(t *testing.T) {
 	analysistest.Run(t, testdata(t), retrytimeout.Analyzer, "./messages")
 }
+
+// TestLocalhost: a readiness poll of a process on this machine is no
+// remote retry.
+func TestLocalhost(t *testing.T) {
+	analysistest.Run(t, testdata(t), retrytimeout.Analyzer, "./local")
+}
