@@ -2,6 +2,7 @@ package retrytimeout
 
 import (
 	"fmt"
+	"go/types"
 	"strings"
 	"time"
 
@@ -30,6 +31,13 @@ func (c *checker) attemptOnly(l *retrymodel.Layer) string {
 	}
 	pol := &l.Policy
 	if pol.DeadlineAware != retrymodel.No || hasLimit(pol.MaxElapsed) || pol.Guard != nil {
+		return ""
+	}
+	// A library bound on purpose to a context that can never be done
+	// (backoff.WithContext(b, context.Background())): no caller's deadline
+	// reaches this code to be ignored, and the schedule is bounded by its
+	// attempt count; what bounds the caller is the caller's business.
+	if l.Kind == retrymodel.Library && l.Context != nil && c.neverDone(l.Context, map[*types.Var]bool{}) {
 		return ""
 	}
 	// Without a wait between attempts the retry spends only the attempts'

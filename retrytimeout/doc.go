@@ -26,7 +26,11 @@
 // Schedules whose known waits total under a second are left alone: an
 // attempt count is bound enough there. So are retries that do not wait
 // between attempts: they spend only the attempts' own time, which the
-// operation's context bounds. The same one-second floor applies to the
+// operation's context bounds. A retry library bound on purpose to a
+// context that can never be done (backoff.WithContext(b,
+// context.Background())) is left alone too: no caller's deadline reaches
+// it, and its elapsed limit (MaxElapsedTime) or attempt count bounds it.
+// The same one-second floor applies to the
 // jitter and cancellation findings: waits a few milliseconds apart neither
 // synchronise a herd nor keep a cancelled caller waiting.
 //

@@ -10,6 +10,8 @@ import (
 	"math/rand"
 	"net/http"
 	"time"
+
+	"github.com/cenkalti/backoff/v4"
 )
 
 type traceKey struct{}
@@ -173,4 +175,34 @@ func doneWrongWay(ctx context.Context, c *http.Client, url string) (*http.Respon
 		}
 	}
 	return nil, errGaveUp
+}
+
+// A backoff bound on purpose to Background, without an elapsed limit but
+// with a retry bound: no caller's deadline reaches it. Quiet.
+func boundToBackground(c *http.Client, url string) error {
+	ctx := context.Background()
+	eb := backoff.NewExponentialBackOff()
+	eb.InitialInterval = time.Second
+	eb.MaxElapsedTime = 0
+	return backoff.Retry(func() error {
+		resp, err := get(ctx, c, url)
+		if err != nil {
+			return err
+		}
+		return resp.Body.Close()
+	}, backoff.WithContext(backoff.WithMaxRetries(eb, 5), ctx))
+}
+
+// The same schedule bound to no context at all is attempt-only.
+func boundToNothing(c *http.Client, url string) error {
+	eb := backoff.NewExponentialBackOff()
+	eb.InitialInterval = time.Second
+	eb.MaxElapsedTime = 0
+	return backoff.Retry(func() error { // want `attempt-only retry: backoff.Retry makes 6 attempts with waits 1s, 1.5s, 2.25s, 3.38s, 5.06s`
+		resp, err := get(context.Background(), c, url)
+		if err != nil {
+			return err
+		}
+		return resp.Body.Close()
+	}, backoff.WithMaxRetries(eb, 5))
 }
