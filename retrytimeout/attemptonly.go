@@ -46,7 +46,11 @@ func (c *checker) attemptOnly(l *retrymodel.Layer) string {
 	if !waits(l) {
 		return ""
 	}
-	if ws, ok := knownWaits(l); ok {
+	ws, ok := knownWaits(l)
+	if !ok {
+		ws, ok = c.prodWaits(l)
+	}
+	if ok {
 		total := sum(ws)
 		if total < minWorthBounding {
 			return ""

@@ -42,6 +42,9 @@ func (c *checker) uncancellableWait(l *retrymodel.Layer, attemptOnly string) boo
 			return false
 		}
 	}
+	if ws, ok := c.prodWaits(l); ok && attemptOnly == "" && sum(ws) < minWorthBounding {
+		return false
+	}
 	var first *waitSite
 	var edits []analysis.TextEdit
 	for _, n := range l.Waits {

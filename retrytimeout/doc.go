@@ -32,7 +32,10 @@
 // it, and its elapsed limit (MaxElapsedTime) or attempt count bounds it.
 // The same one-second floor applies to the
 // jitter and cancellation findings: waits a few milliseconds apart neither
-// synchronise a herd nor keep a cancelled caller waiting.
+// synchronise a herd nor keep a cancelled caller waiting. Waits read from a
+// package variable that a _test.go file reassigns (retryDelay = 0 in a
+// test) are judged at the variable's declared value: what a test assigns
+// never changes a verdict on production code.
 //
 // no jitter: the waits are a fixed function of the attempt (constant,
 // 1<<i, base*factor^i) with no random part, or a library is configured

@@ -16,7 +16,13 @@ import (
 // are left alone: their problem is not synchronisation.
 func (c *checker) noJitter(l *retrymodel.Layer) {
 	pol := &l.Policy
-	if pol.Jitter != retrymodel.No {
+	if pol.Jitter == retrymodel.Unknown && len(pol.Waits) == 0 {
+		// Waits folded from production values are a fixed function of
+		// the attempt: no random part.
+		if _, ok := c.prodWaits(l); !ok {
+			return
+		}
+	} else if pol.Jitter != retrymodel.No {
 		return
 	}
 	// A library default assumed because the client's construction was not
@@ -36,10 +42,13 @@ func (c *checker) noJitter(l *retrymodel.Layer) {
 			ws = append(ws, w)
 		}
 	}
+	known := pol.WaitsKnown
 	if len(ws) == 0 {
-		return // no wait between attempts, or waits not known to be positive
+		if ws, known = c.prodWaits(l); !known {
+			return // no wait between attempts, or waits not known to be positive
+		}
 	}
-	if pol.WaitsKnown {
+	if known {
 		var total time.Duration
 		for _, w := range ws {
 			total += w
@@ -66,6 +75,9 @@ func (c *checker) noJitter(l *retrymodel.Layer) {
 		pos = l.Pos
 	}
 	list, _ := shownWaits(l)
+	if len(pol.Waits) == 0 {
+		list = waitList(ws) // production values of what tests reassign
+	}
 	what := "waits " + list
 	if _, counted := l.Attempts(); !counted {
 		if a := pol.Attempts; a.Known && a.N == 0 {

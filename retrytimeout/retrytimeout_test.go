@@ -52,3 +52,9 @@ func TestMessages(t *testing.T) {
 func TestLocalhost(t *testing.T) {
 	analysistest.Run(t, testdata(t), retrytimeout.Analyzer, "./local")
 }
+
+// TestTestVar: a package variable a _test.go file reassigns keeps its
+// production value in the verdict on production code.
+func TestTestVar(t *testing.T) {
+	analysistest.Run(t, testdata(t), retrytimeout.Analyzer, "./testvar")
+}
