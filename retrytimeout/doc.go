@@ -3,7 +3,7 @@
 //
 // # Analyzer retrytimeout
 //
-// retrytimeout: attempt-only retries, no jitter, Retry-After ignored, uncancellable waits, per-attempt timeouts below p99, schedules longer than their budget, and total timeouts on streaming calls
+// retrytimeout: attempt-only retries, no jitter, Retry-After ignored, uncancellable waits, per-attempt timeouts below p99 or that end the retry, schedules longer than their budget, and total timeouts on streaming calls
 //
 // Four attempts with exponential backoff can take fifteen seconds while
 // the request that started them had ten; without jitter every client that
@@ -11,7 +11,7 @@
 // information than any curve; and a timeout shorter than the dependency's
 // real p99 is a load generator, not a safety mechanism. The analyzer reads
 // each retry layer of the shared retry model (hand-rolled loops, retry
-// libraries, retrying HTTP clients, SDKs) and reports seven findings, each
+// libraries, retrying HTTP clients, SDKs) and reports eight findings, each
 // with the numbers that make it true.
 //
 // attempt-only retry: a retry bounded only by an attempt count. Nothing
@@ -101,11 +101,23 @@
 // a stream of events and is left alone, and so is a total timeout of ten
 // minutes or more (a guard against a hung connection, not a budget).
 //
+// per-attempt timeout ends the retry: a loop makes a context with its own
+// deadline for each attempt (context.WithTimeout inside the loop) and,
+// before the retry decision, leaves the loop when that deadline has passed:
+// `if actx.Err() != nil { return ... }` on the per-attempt context, or
+// errors.Is(err, context.DeadlineExceeded) on the error of the call it was
+// handed (an attempt that hits its own timeout fails with exactly that).
+// One slow attempt then ends the whole retry, which is the failure the
+// per-attempt timeout was there to retry. A test of the caller's context,
+// or a condition that also requires it to be done, is quiet; so is a
+// DeadlineExceeded that is retried, and one in a loop with no per-attempt
+// deadline (it is the caller's). Only hand-rolled loops are read.
+//
 // One diagnostic per kind and retry, at the place to edit: the loop or
 // library call for attempt-only retries, the wait (or the option that
 // turns jitter off) for jitter, the 429/503 test for Retry-After, the wait
 // for cancellation, the timeout for p99, the attempt bound for the budget,
-// the call for streaming.
+// the call for streaming, the condition for a per-attempt deadline.
 //
 // Quiet by design: loops with jitter, a cancellable wait and Retry-After
 // read; tickers, pollers (loops that repeat after a success) and

@@ -92,6 +92,7 @@ func (c *checker) checkLayer(l *retrymodel.Layer) {
 	c.retryAfterIgnored(l)
 	c.perAttemptBelowP99(l)
 	c.overBudget(l)
+	c.attemptDeadlineEndsRetry(l)
 }
 
 // skipLayer leaves out layers whose time behaviour is nobody's concern:

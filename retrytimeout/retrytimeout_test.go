@@ -58,3 +58,9 @@ func TestLocalhost(t *testing.T) {
 func TestTestVar(t *testing.T) {
 	analysistest.Run(t, testdata(t), retrytimeout.Analyzer, "./testvar")
 }
+
+// TestPerAttemptDeadline: a per-attempt deadline whose expiry ends the
+// whole retry, beside tests of the caller's context.
+func TestPerAttemptDeadline(t *testing.T) {
+	analysistest.Run(t, testdata(t), retrytimeout.Analyzer, "./perattempt")
+}
