@@ -3,7 +3,7 @@
 //
 // # Analyzer retrystatus
 //
-// retrystatus: retry classifiers that enumerate 5xx, retry permanent codes, or treat every 429 as transient
+// retrystatus: retry classifiers that enumerate 5xx, retry permanent codes, treat every 429 as transient, stop retrying 429 and 5xx, or are missing from a remote retry
 //
 // A retry is a classifier before it is a curve: the predicate that decides
 // whether a failure is worth another attempt. retrystatus reads the retry
@@ -12,7 +12,7 @@
 // retry-go RetryIf, a retryablehttp CheckRetry, a client-go OnError
 // predicate, the backoff.Permanent or go-retry RetryableError logic of a
 // retried operation, and every function those call to decide), evaluates
-// them for each HTTP status code, and reports three misclassifications:
+// them for each HTTP status code, and reports these misclassifications:
 //
 //   - An enumeration of 5xx codes (code == 502 || code == 503, a switch
 //     case, a map, set or slice of codes, slices.Contains) where a range
@@ -35,6 +35,27 @@
 //     (anthropic-sdk-go, api.anthropic.com): its 429 is only ever
 //     rate_limit_error, and a spent balance or spend limit comes as 400 or
 //     402.
+//   - No classifier at all: a remote retry that retries every failure, so
+//     400, 401, 403 and 413 are sent again on every attempt. Either an SDK
+//     call (openai, anthropic, aws-sdk-go-v2; the SDK returns every 4xx as
+//     an error) whose error is retried without being read, or a net/http
+//     request whose status is tested only for success. Quiet when the
+//     error's type, code or text is read anywhere in the retried region
+//     (errors.Is/As, a type switch, err.Error(), a helper handed the
+//     error), when the status decision names or gives up on any failing
+//     code, when only transport errors are retried, when a library
+//     classifier is set (RetryIf, CheckRetry, backoff.Permanent), and for
+//     SDK and client retries, which classify for themselves. Once per
+//     layer, at the layer.
+//   - A classifier that stops retrying both 429 and 5xx, handed to a
+//     client or SDK whose default retries them: a retryablehttp CheckRetry
+//     that never retries a response (`return err != nil, nil`: connection
+//     errors only) or gives up on 429 and every 5xx, and an aws-sdk-go-v2
+//     Retryer whose IsErrorRetryable override neither hands the error on
+//     (to the wrapped Retryer, retry.DefaultRetryables) nor names
+//     throttling or 5xx, or returns false in branches that test both. A
+//     throttled or failing request then fails at once. Giving up on only
+//     one of the two is a policy and is quiet.
 //
 // A code is reported only when the decision names it: an == comparison,
 // a case, a set or list, or a range check from a 4xx code (code >= 400).

@@ -59,9 +59,6 @@ type checker struct {
 }
 
 func run(pass *analysis.Pass) (any, error) {
-	if !mentionsCodes(pass) {
-		return &Result{}, nil
-	}
 	ck := &checker{
 		pass:     pass,
 		info:     pass.TypesInfo,
@@ -81,10 +78,23 @@ func run(pass *analysis.Pass) (any, error) {
 		}
 	}
 	ck.indexBindings()
+	if !mentionsCodes(pass) {
+		// No code to classify by; a retry can still have no classifier, or
+		// one that retries only connection errors.
+		for _, l := range ck.res.Layers {
+			ck.noClassifier(l, nil)
+			ck.stopsOnClient(l)
+		}
+		ck.stopsAWSRetryer()
+		return &Result{}, nil
+	}
 
 	var decisions []*decision
+	byLayer := map[*retrymodel.Layer][]*decision{}
 	for _, l := range ck.res.Layers {
-		decisions = append(decisions, ck.decisionsOf(l)...)
+		ds := ck.decisionsOf(l)
+		byLayer[l] = ds
+		decisions = append(decisions, ds...)
 	}
 	for _, d := range decisions {
 		for fn := range d.funcs {
@@ -100,6 +110,13 @@ func run(pass *analysis.Pass) (any, error) {
 			res.Status = append(res.Status, ck.short(d.layer.Pos))
 		}
 	}
+	for _, l := range ck.res.Layers {
+		if !ck.isExample(l) {
+			ck.noClassifier(l, byLayer[l])
+			ck.stopsOnClient(l)
+		}
+	}
+	ck.stopsAWSRetryer()
 	ck.exportFacts()
 	return res, nil
 }
