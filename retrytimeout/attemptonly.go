@@ -46,6 +46,18 @@ func (c *checker) attemptOnly(l *retrymodel.Layer) string {
 	if !waits(l) {
 		return ""
 	}
+	if c.manyWaits(l) {
+		if ds, ok := c.waitChoices(l); ok {
+			most := mostWaiting(n, ds)
+			if most < minWorthBounding {
+				return ""
+			}
+			return fmt.Sprintf("%s makes %d attempts, each wait %s (it waits at %d places), and nothing bounds it in time: up to %s of waiting plus the %d attempts, whatever the caller's deadline",
+				describe(l), n, choiceList(ds), len(l.Waits), fmtDur(most), n)
+		}
+		return fmt.Sprintf("%s makes %d attempts and nothing bounds it in time (it waits at %d places, for different times): it keeps waiting and retrying after the caller has given up",
+			describe(l), n, len(l.Waits))
+	}
 	ws, ok := knownWaits(l)
 	if !ok {
 		ws, ok = c.prodWaits(l)

@@ -33,7 +33,11 @@ import (
 func (c *checker) uncancellableWait(l *retrymodel.Layer, attemptOnly string) bool {
 	// Known waits that add up to less than a second keep a cancelled caller
 	// waiting less than that: not worth a finding (as for attempt-only).
-	if pol := &l.Policy; pol.WaitsKnown && len(pol.Waits) > 0 && attemptOnly == "" {
+	if ds, ok := c.waitChoices(l); ok && c.manyWaits(l) && attemptOnly == "" {
+		if n, counted := l.Attempts(); counted && mostWaiting(n, ds) < minWorthBounding {
+			return false
+		}
+	} else if pol := &l.Policy; pol.WaitsKnown && len(pol.Waits) > 0 && attemptOnly == "" {
 		var total time.Duration
 		for _, w := range pol.Waits {
 			total += w

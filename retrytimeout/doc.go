@@ -22,7 +22,10 @@
 // each wait is one of a few constants (a switch on the attempt), it gives
 // them and the bound they make ("each wait 1s, 2s or 4s ... up to 12s").
 // Where the attempt count is not known, messages list only the first
-// waits and say so.
+// waits and say so. A loop that waits at several places for different
+// times (1s after a network error, 2s after a 429) is described by its
+// choices ("each wait 1s or 2s", up to the longest for every wait), and
+// the budget finding, which needs one schedule, is left out for it.
 // Schedules whose known waits total under a second are left alone: an
 // attempt count is bound enough there. So are retries that do not wait
 // between attempts: they spend only the attempts' own time, which the

@@ -36,6 +36,10 @@ func (c *checker) noJitter(l *retrymodel.Layer) {
 	if !c.remote(l) {
 		return
 	}
+	if c.manyWaits(l) {
+		c.noJitterChoices(l)
+		return
+	}
 	var ws []time.Duration
 	for _, w := range pol.Waits {
 		if w > 0 {
@@ -139,4 +143,27 @@ func allEqual(ws []time.Duration) bool {
 		}
 	}
 	return true
+}
+
+// noJitterChoices is noJitter for a loop that waits at several places:
+// reported when every wait is one of a few constants, with the choices.
+func (c *checker) noJitterChoices(l *retrymodel.Layer) {
+	ds, ok := c.waitChoices(l)
+	if !ok || ds[len(ds)-1] <= 0 {
+		return
+	}
+	n, counted := l.Attempts()
+	if !counted || n < 2 {
+		return
+	}
+	if mostWaiting(n, ds) < minWorthBounding {
+		return
+	}
+	pos := c.waitPos(l)
+	if !pos.IsValid() {
+		pos = l.Pos
+	}
+	msg := fmt.Sprintf("no jitter: %s waits %s (at %d places) with no random part, so clients that failed together retry together and hit the recovering service at the same instants; %s",
+		describe(l), choiceList(ds), len(l.Waits), jitterAdvice(l))
+	c.report(pos, "no-jitter", msg, nil)
 }

@@ -3,6 +3,7 @@ package retrytimeout
 import (
 	"go/ast"
 	"go/constant"
+	"go/token"
 	"go/types"
 	"strings"
 
@@ -98,7 +99,7 @@ func (c *checker) template(e ast.Expr, depth int) string {
 	}
 	switch e := e.(type) {
 	case *ast.BinaryExpr:
-		if e.Op.String() == "+" {
+		if e.Op == token.ADD {
 			return c.template(e.X, depth+1) + c.template(e.Y, depth+1)
 		}
 	case *ast.Ident:
@@ -166,8 +167,6 @@ func (c *checker) sprintf(format string, args []ast.Expr, depth int) string {
 func isLoopback(u string) bool {
 	if i := strings.Index(u, "://"); i >= 0 {
 		u = u[i+3:]
-	} else if strings.Contains(u, unknownPart) && strings.Index(u, unknownPart) == 0 {
-		return false
 	}
 	if at := strings.IndexByte(u, '@'); at >= 0 {
 		u = u[at+1:]

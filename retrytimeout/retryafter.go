@@ -58,6 +58,12 @@ func (c *checker) retryAfterIgnored(l *retrymodel.Layer) {
 		list, _ := shownWaits(l)
 		waits = "waits " + list
 	}
+	if c.manyWaits(l) {
+		waits = "its own backoff"
+		if ds, ok := c.waitChoices(l); ok {
+			waits = "waits " + choiceList(ds)
+		}
+	}
 	if waits == "" || waits == "waits not known statically" {
 		waits = "its own backoff"
 	}

@@ -97,3 +97,32 @@ func choiceList(ds []time.Duration) string {
 	}
 	return strings.Join(parts[:len(parts)-1], ", ") + " or " + parts[len(parts)-1]
 }
+
+// manyWaits reports a loop that waits at several places for different
+// times (1s after a network error, 2s after a 429). The model's schedule
+// follows one of them; the findings then speak of the choices instead.
+func (c *checker) manyWaits(l *retrymodel.Layer) bool {
+	if l.Kind != retrymodel.Loop || len(l.Waits) < 2 {
+		return false
+	}
+	first := ""
+	for i, n := range l.Waits {
+		d := c.waitDuration(n)
+		if d == nil {
+			return true
+		}
+		s := types.ExprString(d)
+		if i == 0 {
+			first = s
+		} else if s != first {
+			return true
+		}
+	}
+	return false
+}
+
+// mostWaiting is the longest a loop with attempts n can wait in all when
+// each wait is one of ds.
+func mostWaiting(n int64, ds []time.Duration) time.Duration {
+	return time.Duration(n-1) * ds[len(ds)-1]
+}

@@ -3,6 +3,7 @@ package retrystatus
 import (
 	"fmt"
 	"go/ast"
+	"go/token"
 	"go/types"
 	"strings"
 
@@ -187,7 +188,7 @@ func (ck *checker) readsError(region ast.Node) bool {
 		case *ast.TypeAssertExpr:
 			found = isErr(n.X)
 		case *ast.BinaryExpr:
-			if (n.Op.String() == "==" || n.Op.String() == "!=") && !isNilExpr(ck.info, n.X) && !isNilExpr(ck.info, n.Y) {
+			if (n.Op == token.EQL || n.Op == token.NEQ) && !isNilExpr(ck.info, n.X) && !isNilExpr(ck.info, n.Y) {
 				found = isErr(n.X) || isErr(n.Y)
 			}
 		case *ast.SelectorExpr:

@@ -116,3 +116,40 @@ func streamRequestTimeout(ctx context.Context, client openai.Client, emit func(s
 	}
 	return stream.Err()
 }
+
+// Two waits for different times (1s after a network error, 2s after a
+// 429): the messages give both, not the first path's list as the schedule.
+func twoWaits(c *http.Client, url string) (*http.Response, error) {
+	for attempt := 0; attempt < 3; attempt++ { // want `attempt-only retry: retry loop makes 3 attempts, each wait 1s or 2s \(it waits at 2 places\), and nothing bounds it in time: up to 4s of waiting`
+		resp, err := c.Get(url)
+		if err != nil {
+			time.Sleep(time.Second) // want `no jitter: retry loop waits 1s or 2s \(at 2 places\) with no random part`
+			continue
+		}
+		if resp.StatusCode == http.StatusTooManyRequests { // want `retry-after ignored: retry loop retries 429 but waits 1s or 2s without reading the Retry-After header`
+			resp.Body.Close()
+			time.Sleep(2 * time.Second)
+			continue
+		}
+		return resp, nil
+	}
+	return nil, errGaveUp
+}
+
+// Two short waits: under the floor whichever path runs. Quiet.
+func twoShortWaits(c *http.Client, url string) (*http.Response, error) {
+	for attempt := 0; attempt < 3; attempt++ {
+		resp, err := c.Get(url)
+		if err != nil {
+			time.Sleep(100 * time.Millisecond)
+			continue
+		}
+		if resp.StatusCode >= 500 {
+			resp.Body.Close()
+			time.Sleep(200 * time.Millisecond)
+			continue
+		}
+		return resp, nil
+	}
+	return nil, errGaveUp
+}
