@@ -2,6 +2,7 @@ package retrytimeout
 
 import (
 	"fmt"
+	"go/types"
 	"strings"
 	"time"
 
@@ -32,13 +33,36 @@ func (c *checker) attemptOnly(l *retrymodel.Layer) string {
 	if pol.DeadlineAware != retrymodel.No || hasLimit(pol.MaxElapsed) || pol.Guard != nil {
 		return ""
 	}
+	// A library bound on purpose to a context that can never be done
+	// (backoff.WithContext(b, context.Background())): no caller's deadline
+	// reaches this code to be ignored, and the schedule is bounded by its
+	// attempt count; what bounds the caller is the caller's business.
+	if l.Kind == retrymodel.Library && l.Context != nil && c.neverDone(l.Context, map[*types.Var]bool{}) {
+		return ""
+	}
 	// Without a wait between attempts the retry spends only the attempts'
 	// own time, which the operation's context bounds; nothing waits past
 	// the caller's deadline.
 	if !waits(l) {
 		return ""
 	}
-	if ws, ok := knownWaits(l); ok {
+	if c.manyWaits(l) {
+		if ds, ok := c.waitChoices(l); ok {
+			most := mostWaiting(n, ds)
+			if most < minWorthBounding {
+				return ""
+			}
+			return fmt.Sprintf("%s makes %d attempts, each wait %s (it waits at %d places), and nothing bounds it in time: up to %s of waiting plus the %d attempts, whatever the caller's deadline",
+				describe(l), n, choiceList(ds), len(l.Waits), fmtDur(most), n)
+		}
+		return fmt.Sprintf("%s makes %d attempts and nothing bounds it in time (it waits at %d places, for different times): it keeps waiting and retrying after the caller has given up",
+			describe(l), n, len(l.Waits))
+	}
+	ws, ok := knownWaits(l)
+	if !ok {
+		ws, ok = c.prodWaits(l)
+	}
+	if ok {
 		total := sum(ws)
 		if total < minWorthBounding {
 			return ""
@@ -53,6 +77,18 @@ func (c *checker) attemptOnly(l *retrymodel.Layer) string {
 			s += fmt.Sprintf(" plus the %d attempts", n)
 		}
 		return s + ", whatever the caller's deadline"
+	}
+	if len(pol.Waits) == 0 {
+		// The model could not lay the schedule out, but each wait may
+		// still be one of a few constants (a switch on the attempt).
+		if ds, ok := c.waitChoices(l); ok {
+			most := time.Duration(n-1) * ds[len(ds)-1]
+			if most < minWorthBounding {
+				return ""
+			}
+			return fmt.Sprintf("%s makes %d attempts, each wait %s, and nothing bounds it in time: up to %s of waiting plus the %d attempts, whatever the caller's deadline",
+				describe(l), n, choiceList(ds), fmtDur(most), n)
+		}
 	}
 	s := fmt.Sprintf("%s makes %d attempts and nothing bounds it in time", describe(l), n)
 	if len(pol.Waits) > 0 {

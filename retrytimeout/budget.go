@@ -24,8 +24,8 @@ func (c *checker) overBudget(l *retrymodel.Layer) {
 		return
 	}
 	n, ok := l.Attempts()
-	if !ok || n < 2 {
-		return
+	if !ok || n < 2 || c.manyWaits(l) {
+		return // several waits for different times: the schedule is not one list
 	}
 	// start[k] is when attempt k+1 starts.
 	ws := pol.Waits

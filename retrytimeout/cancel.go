@@ -3,6 +3,7 @@ package retrytimeout
 import (
 	"fmt"
 	"go/ast"
+	"go/token"
 	"go/types"
 	"time"
 
@@ -32,7 +33,11 @@ import (
 func (c *checker) uncancellableWait(l *retrymodel.Layer, attemptOnly string) bool {
 	// Known waits that add up to less than a second keep a cancelled caller
 	// waiting less than that: not worth a finding (as for attempt-only).
-	if pol := &l.Policy; pol.WaitsKnown && len(pol.Waits) > 0 && attemptOnly == "" {
+	if ds, ok := c.waitChoices(l); ok && c.manyWaits(l) && attemptOnly == "" {
+		if n, counted := l.Attempts(); counted && mostWaiting(n, ds) < minWorthBounding {
+			return false
+		}
+	} else if pol := &l.Policy; pol.WaitsKnown && len(pol.Waits) > 0 && attemptOnly == "" {
 		var total time.Duration
 		for _, w := range pol.Waits {
 			total += w
@@ -40,6 +45,9 @@ func (c *checker) uncancellableWait(l *retrymodel.Layer, attemptOnly string) boo
 		if total < minWorthBounding {
 			return false
 		}
+	}
+	if ws, ok := c.prodWaits(l); ok && attemptOnly == "" && sum(ws) < minWorthBounding {
+		return false
 	}
 	var first *waitSite
 	var edits []analysis.TextEdit
@@ -49,7 +57,7 @@ func (c *checker) uncancellableWait(l *retrymodel.Layer, attemptOnly string) boo
 			continue
 		}
 		ctxVar, ok := c.contextInScope(l, n.Pos())
-		if !ok || c.isBackground(ctxVar) {
+		if !ok || c.isBackground(ctxVar) || c.doneNilOnly(n, ctxVar) {
 			continue
 		}
 		w.ctx = ctxVar
@@ -196,24 +204,154 @@ func (c *checker) ownStatement(n ast.Node) *ast.ExprStmt {
 	return nil
 }
 
-// isBackground reports a context variable whose every value is
-// context.Background() or context.TODO(): nothing ever cancels it.
+// isBackground reports a context variable that can never be done: every
+// value it is given is context.Background(), context.TODO(),
+// context.WithoutCancel(x), or context.WithValue on such a context. A
+// wait on it ignores nothing.
 func (c *checker) isBackground(v *types.Var) bool {
+	return c.neverDoneVar(v, map[*types.Var]bool{})
+}
+
+func (c *checker) neverDoneVar(v *types.Var, seen map[*types.Var]bool) bool {
+	if seen[v] {
+		return true // ctx = context.WithValue(ctx, ...): as done as its other values
+	}
+	seen[v] = true
 	vals := c.valuesOf(v)
 	if len(vals) == 0 {
 		return false
 	}
 	for _, e := range vals {
-		call, ok := astutil.Unparen(e).(*ast.CallExpr)
-		if !ok {
-			return false
-		}
-		fn := typeutil.StaticCallee(c.pass.TypesInfo, call)
-		if fn == nil || fn.Pkg() == nil || fn.Pkg().Path() != "context" || (fn.Name() != "Background" && fn.Name() != "TODO") {
+		if !c.neverDone(e, seen) {
 			return false
 		}
 	}
 	return true
+}
+
+// neverDone reports whether a context expression can never be done.
+func (c *checker) neverDone(e ast.Expr, seen map[*types.Var]bool) bool {
+	switch e := astutil.Unparen(e).(type) {
+	case *ast.Ident:
+		v, ok := c.pass.TypesInfo.Uses[e].(*types.Var)
+		return ok && !v.IsField() && v.Parent() != nil && v.Parent() != c.pass.Pkg.Scope() && c.neverDoneVar(v, seen)
+	case *ast.CallExpr:
+		fn := typeutil.StaticCallee(c.pass.TypesInfo, e)
+		if fn == nil || fn.Pkg() == nil || fn.Pkg().Path() != "context" {
+			return false
+		}
+		switch fn.Name() {
+		case "Background", "TODO", "WithoutCancel":
+			return true
+		case "WithValue":
+			return len(e.Args) == 3 && c.neverDone(e.Args[0], seen)
+		}
+	}
+	return false
+}
+
+// doneNilOnly reports whether the wait n is reached only when ctx.Done()
+// is nil (the context can never be cancelled): inside the then-branch of
+// `if ctx.Done() == nil`, the else-branch of `if ctx.Done() != nil`, or
+// after an `if ctx.Done() != nil { ...; continue }` that always leaves.
+func (c *checker) doneNilOnly(n ast.Node, ctx *types.Var) bool {
+	var file *ast.File
+	for _, f := range c.pass.Files {
+		if f.Pos() <= n.Pos() && n.End() <= f.End() {
+			file = f
+		}
+	}
+	if file == nil {
+		return false
+	}
+	path, _ := astutil.PathEnclosingInterval(file, n.Pos(), n.End())
+	for i := 1; i < len(path); i++ {
+		child := path[i-1]
+		switch p := path[i].(type) {
+		case *ast.FuncLit, *ast.FuncDecl:
+			return false
+		case *ast.IfStmt:
+			if isNil, ok := c.doneNilTest(p, ctx); ok {
+				if child == p.Body && isNil || child == p.Else && !isNil {
+					return true
+				}
+			}
+		case *ast.BlockStmt:
+			for _, st := range p.List {
+				if st == child {
+					break
+				}
+				if ifs, ok := st.(*ast.IfStmt); ok && ifs.Else == nil && leaves(ifs.Body) {
+					if isNil, ok := c.doneNilTest(ifs, ctx); ok && !isNil {
+						return true
+					}
+				}
+			}
+		}
+	}
+	return false
+}
+
+// doneNilTest matches the condition of an if against ctx.Done() == nil or
+// != nil (also through `if done := ctx.Done(); done != nil`); isNil is
+// true for ==.
+func (c *checker) doneNilTest(ifs *ast.IfStmt, ctx *types.Var) (isNil, ok bool) {
+	b, ok := astutil.Unparen(ifs.Cond).(*ast.BinaryExpr)
+	if !ok || b.Op != token.EQL && b.Op != token.NEQ {
+		return false, false
+	}
+	x, y := astutil.Unparen(b.X), astutil.Unparen(b.Y)
+	if c.isNil(x) {
+		x, y = y, x
+	}
+	if !c.isNil(y) {
+		return false, false
+	}
+	if id, ok := x.(*ast.Ident); ok && ifs.Init != nil {
+		// done := ctx.Done(); done != nil
+		if as, ok := ifs.Init.(*ast.AssignStmt); ok && len(as.Lhs) == 1 && len(as.Rhs) == 1 {
+			if lid, ok := as.Lhs[0].(*ast.Ident); ok && c.pass.TypesInfo.ObjectOf(lid) == c.pass.TypesInfo.ObjectOf(id) {
+				x = astutil.Unparen(as.Rhs[0])
+			}
+		}
+	}
+	call, ok := x.(*ast.CallExpr)
+	if !ok || len(call.Args) != 0 {
+		return false, false
+	}
+	sel, ok := astutil.Unparen(call.Fun).(*ast.SelectorExpr)
+	if !ok || sel.Sel.Name != "Done" {
+		return false, false
+	}
+	recv, ok := astutil.Unparen(sel.X).(*ast.Ident)
+	if !ok || c.pass.TypesInfo.Uses[recv] != ctx {
+		return false, false
+	}
+	return b.Op == token.EQL, true
+}
+
+func (c *checker) isNil(e ast.Expr) bool {
+	tv, ok := c.pass.TypesInfo.Types[e]
+	return ok && tv.IsNil()
+}
+
+// leaves reports whether a block always leaves the statement that holds
+// it: it ends in return, continue, break, goto or panic.
+func leaves(b *ast.BlockStmt) bool {
+	if len(b.List) == 0 {
+		return false
+	}
+	switch s := b.List[len(b.List)-1].(type) {
+	case *ast.ReturnStmt, *ast.BranchStmt:
+		return true
+	case *ast.ExprStmt:
+		if call, ok := s.X.(*ast.CallExpr); ok {
+			if id, ok := call.Fun.(*ast.Ident); ok && id.Name == "panic" {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // valuesOf returns every expression assigned to a local variable (nil when

@@ -3,7 +3,7 @@
 //
 // # Analyzer retrytimeout
 //
-// retrytimeout: attempt-only retries, no jitter, Retry-After ignored, uncancellable waits, per-attempt timeouts below p99, schedules longer than their budget, and total timeouts on streaming calls
+// retrytimeout: attempt-only retries, no jitter, Retry-After ignored, uncancellable waits, per-attempt timeouts below p99 or that end the retry, schedules longer than their budget, and total timeouts on streaming calls
 //
 // Four attempts with exponential backoff can take fifteen seconds while
 // the request that started them had ten; without jitter every client that
@@ -11,20 +11,34 @@
 // information than any curve; and a timeout shorter than the dependency's
 // real p99 is a load generator, not a safety mechanism. The analyzer reads
 // each retry layer of the shared retry model (hand-rolled loops, retry
-// libraries, retrying HTTP clients, SDKs) and reports seven findings, each
+// libraries, retrying HTTP clients, SDKs) and reports eight findings, each
 // with the numbers that make it true.
 //
 // attempt-only retry: a retry bounded only by an attempt count. Nothing
 // checks the caller's deadline before waiting (ctx.Err, a select on
 // ctx.Done, ctx.Deadline or time.Until), and no overall limit applies
 // (MaxElapsedTime, a context timeout passed to the library). When the
-// waits are known the message gives the worst case they add up to.
+// waits are known the message gives the worst case they add up to; when
+// each wait is one of a few constants (a switch on the attempt), it gives
+// them and the bound they make ("each wait 1s, 2s or 4s ... up to 12s").
+// Where the attempt count is not known, messages list only the first
+// waits and say so. A loop that waits at several places for different
+// times (1s after a network error, 2s after a 429) is described by its
+// choices ("each wait 1s or 2s", up to the longest for every wait), and
+// the budget finding, which needs one schedule, is left out for it.
 // Schedules whose known waits total under a second are left alone: an
 // attempt count is bound enough there. So are retries that do not wait
 // between attempts: they spend only the attempts' own time, which the
-// operation's context bounds. The same one-second floor applies to the
+// operation's context bounds. A retry library bound on purpose to a
+// context that can never be done (backoff.WithContext(b,
+// context.Background())) is left alone too: no caller's deadline reaches
+// it, and its elapsed limit (MaxElapsedTime) or attempt count bounds it.
+// The same one-second floor applies to the
 // jitter and cancellation findings: waits a few milliseconds apart neither
-// synchronise a herd nor keep a cancelled caller waiting.
+// synchronise a herd nor keep a cancelled caller waiting. Waits read from a
+// package variable that a _test.go file reassigns (retryDelay = 0 in a
+// test) are judged at the variable's declared value: what a test assigns
+// never changes a verdict on production code.
 //
 // no jitter: the waits are a fixed function of the attempt (constant,
 // 1<<i, base*factor^i) with no random part, or a library is configured
@@ -32,7 +46,10 @@
 // that has no RandomDelay, go-retry without WithJitter, wait.Backoff with
 // Jitter 0, retryablehttp's DefaultBackoff). Only retries the model knows
 // to be remote are reported (a herd forms against a shared service, not
-// around a local lock), and unbounded retries only when their waits grow:
+// around a local lock; net/http requests whose every URL names this machine,
+// localhost, 127.x or ::1, are not remote: a readiness poll of a proxy or
+// daemon a test harness just started), and unbounded retries only when
+// their waits grow:
 // an unbounded loop at a constant interval is a poll (waiting for a server
 // to come up).
 //
@@ -45,7 +62,11 @@
 //
 // wait ignores cancellation: time.Sleep (or a bare <-time.After, a select
 // on timers only, a sleep helper that ignores its context) between
-// attempts, with a context in scope. A suggested fix rewrites
+// attempts, with a context in scope that can be done. A context that can
+// never be done is left alone: context.Background(), context.TODO(),
+// context.WithoutCancel(x) and context.WithValue on any of them; so is a
+// wait reached only when ctx.Done() is nil (the documented sign of a
+// context that is never cancelled). A suggested fix rewrites
 // `time.Sleep(d)` into
 //
 //	select {
@@ -83,11 +104,23 @@
 // a stream of events and is left alone, and so is a total timeout of ten
 // minutes or more (a guard against a hung connection, not a budget).
 //
+// per-attempt timeout ends the retry: a loop makes a context with its own
+// deadline for each attempt (context.WithTimeout inside the loop) and,
+// before the retry decision, leaves the loop when that deadline has passed:
+// `if actx.Err() != nil { return ... }` on the per-attempt context, or
+// errors.Is(err, context.DeadlineExceeded) on the error of the call it was
+// handed (an attempt that hits its own timeout fails with exactly that).
+// One slow attempt then ends the whole retry, which is the failure the
+// per-attempt timeout was there to retry. A test of the caller's context,
+// or a condition that also requires it to be done, is quiet; so is a
+// DeadlineExceeded that is retried, and one in a loop with no per-attempt
+// deadline (it is the caller's). Only hand-rolled loops are read.
+//
 // One diagnostic per kind and retry, at the place to edit: the loop or
 // library call for attempt-only retries, the wait (or the option that
 // turns jitter off) for jitter, the 429/503 test for Retry-After, the wait
 // for cancellation, the timeout for p99, the attempt bound for the budget,
-// the call for streaming.
+// the call for streaming, the condition for a per-attempt deadline.
 //
 // Quiet by design: loops with jitter, a cancellable wait and Retry-After
 // read; tickers, pollers (loops that repeat after a success) and

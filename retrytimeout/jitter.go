@@ -16,7 +16,13 @@ import (
 // are left alone: their problem is not synchronisation.
 func (c *checker) noJitter(l *retrymodel.Layer) {
 	pol := &l.Policy
-	if pol.Jitter != retrymodel.No {
+	if pol.Jitter == retrymodel.Unknown && len(pol.Waits) == 0 {
+		// Waits folded from production values are a fixed function of
+		// the attempt: no random part.
+		if _, ok := c.prodWaits(l); !ok {
+			return
+		}
+	} else if pol.Jitter != retrymodel.No {
 		return
 	}
 	// A library default assumed because the client's construction was not
@@ -27,7 +33,11 @@ func (c *checker) noJitter(l *retrymodel.Layer) {
 	}
 	// A herd forms against a shared remote service; a local lock or file
 	// retried in step synchronises nobody else.
-	if l.Remote != retrymodel.Yes {
+	if !c.remote(l) {
+		return
+	}
+	if c.manyWaits(l) {
+		c.noJitterChoices(l)
 		return
 	}
 	var ws []time.Duration
@@ -36,10 +46,13 @@ func (c *checker) noJitter(l *retrymodel.Layer) {
 			ws = append(ws, w)
 		}
 	}
+	known := pol.WaitsKnown
 	if len(ws) == 0 {
-		return // no wait between attempts, or waits not known to be positive
+		if ws, known = c.prodWaits(l); !known {
+			return // no wait between attempts, or waits not known to be positive
+		}
 	}
-	if pol.WaitsKnown {
+	if known {
 		var total time.Duration
 		for _, w := range ws {
 			total += w
@@ -65,9 +78,17 @@ func (c *checker) noJitter(l *retrymodel.Layer) {
 	if !pos.IsValid() {
 		pos = l.Pos
 	}
-	what := "waits " + waitList(pol.Waits)
-	if !pol.WaitsKnown {
-		what += ", ..."
+	list, _ := shownWaits(l)
+	if len(pol.Waits) == 0 {
+		list = waitList(ws) // production values of what tests reassign
+	}
+	what := "waits " + list
+	if _, counted := l.Attempts(); !counted {
+		if a := pol.Attempts; a.Known && a.N == 0 {
+			what += " (unbounded attempts)"
+		} else {
+			what += " (as many as its attempts, whose number is not known statically)"
+		}
 	}
 	if sched := schedule(l); sched != "" && !strings.HasPrefix(sched, "waits ") && !strings.HasPrefix(sched, "constant ") {
 		what += " (" + sched + ")"
@@ -122,4 +143,27 @@ func allEqual(ws []time.Duration) bool {
 		}
 	}
 	return true
+}
+
+// noJitterChoices is noJitter for a loop that waits at several places:
+// reported when every wait is one of a few constants, with the choices.
+func (c *checker) noJitterChoices(l *retrymodel.Layer) {
+	ds, ok := c.waitChoices(l)
+	if !ok || ds[len(ds)-1] <= 0 {
+		return
+	}
+	n, counted := l.Attempts()
+	if !counted || n < 2 {
+		return
+	}
+	if mostWaiting(n, ds) < minWorthBounding {
+		return
+	}
+	pos := c.waitPos(l)
+	if !pos.IsValid() {
+		pos = l.Pos
+	}
+	msg := fmt.Sprintf("no jitter: %s waits %s (at %d places) with no random part, so clients that failed together retry together and hit the recovering service at the same instants; %s",
+		describe(l), choiceList(ds), len(l.Waits), jitterAdvice(l))
+	c.report(pos, "no-jitter", msg, nil)
 }

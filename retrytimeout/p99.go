@@ -86,7 +86,7 @@ func (c *checker) slowestCallee(l *retrymodel.Layer) (*types.Func, time.Duration
 			return true
 		})
 	}
-	if best == nil && l.Remote == retrymodel.Yes {
+	if best == nil && c.remote(l) {
 		if d := retrymodel.DefaultP99(); d > 0 {
 			return nil, d, retrymodel.DefaultP99Source
 		}

@@ -55,7 +55,14 @@ func (c *checker) retryAfterIgnored(l *retrymodel.Layer) {
 	}
 	waits := schedule(l)
 	if len(pol.Waits) > 0 {
-		waits = "waits " + waitList(pol.Waits)
+		list, _ := shownWaits(l)
+		waits = "waits " + list
+	}
+	if c.manyWaits(l) {
+		waits = "its own backoff"
+		if ds, ok := c.waitChoices(l); ok {
+			waits = "waits " + choiceList(ds)
+		}
 	}
 	if waits == "" || waits == "waits not known statically" {
 		waits = "its own backoff"

@@ -46,7 +46,11 @@ type checker struct {
 	// reported keeps one diagnostic per kind and position; pending holds
 	// them until flush merges those at the same position.
 	reported map[string]bool
-	pending  []analysis.Diagnostic
+	// shortened and prod serve prodwaits.go: package variables tests
+	// reassign, and a folder over the production files.
+	shortened map[*types.Var]bool
+	prod      *durconst.Folder
+	pending   []analysis.Diagnostic
 }
 
 func run(pass *analysis.Pass) (any, error) {
@@ -88,6 +92,7 @@ func (c *checker) checkLayer(l *retrymodel.Layer) {
 	c.retryAfterIgnored(l)
 	c.perAttemptBelowP99(l)
 	c.overBudget(l)
+	c.attemptDeadlineEndsRetry(l)
 }
 
 // skipLayer leaves out layers whose time behaviour is nobody's concern:
@@ -275,10 +280,41 @@ func schedule(l *retrymodel.Layer) string {
 	if strings.HasPrefix(s, "waits ") && len(l.Policy.Waits) == 0 {
 		return "waits not known statically"
 	}
+	switch s {
+	case "constant (value not constant)":
+		return "a constant wait whose value is not known statically"
+	case "exponential (values not constant)":
+		return "exponential waits whose values are not known statically"
+	}
 	if strings.HasPrefix(s, "library default (") && strings.HasSuffix(s, ")") {
 		s = "library default: " + strings.TrimSuffix(strings.TrimPrefix(s, "library default ("), ")")
 	}
 	return s
+}
+
+// shownWaits renders the waits a message can vouch for: the known waits up
+// to attempts-1 when the attempt count is known; otherwise the first few
+// followed by "..." (a schedule the model lists for an unknown count says
+// nothing about how many waits there are). prefix reports that the list
+// is not the whole schedule.
+func shownWaits(l *retrymodel.Layer) (text string, prefix bool) {
+	ws := l.Policy.Waits
+	n, counted := l.Attempts()
+	switch {
+	case counted && int64(len(ws)) > n-1:
+		ws = ws[:n-1]
+	case !counted && len(ws) > 3:
+		ws = ws[:3]
+	}
+	prefix = !counted || !l.Policy.WaitsKnown || int64(len(ws)) < n-1
+	if prefix && len(ws) > 3 {
+		ws = ws[:3]
+	}
+	text = waitList(ws)
+	if prefix {
+		text += ", ..."
+	}
+	return text, prefix
 }
 
 // fmtDur prints a duration for a message: as durconst does, rounded to

@@ -36,3 +36,31 @@ func TestStreaming(t *testing.T) {
 func TestSleepFix(t *testing.T) {
 	analysistest.RunWithSuggestedFixes(t, testdata(t), retrytimeout.Analyzer, "./sleep")
 }
+
+// TestNeverCancelled: waits on a context that can never be done are quiet.
+func TestNeverCancelled(t *testing.T) {
+	analysistest.Run(t, testdata(t), retrytimeout.Analyzer, "./nevercancelled")
+}
+
+// TestMessages: the numbers and sources in messages are the right ones.
+func TestMessages(t *testing.T) {
+	analysistest.Run(t, testdata(t), retrytimeout.Analyzer, "./messages")
+}
+
+// TestLocalhost: a readiness poll of a process on this machine is no
+// remote retry.
+func TestLocalhost(t *testing.T) {
+	analysistest.Run(t, testdata(t), retrytimeout.Analyzer, "./local")
+}
+
+// TestTestVar: a package variable a _test.go file reassigns keeps its
+// production value in the verdict on production code.
+func TestTestVar(t *testing.T) {
+	analysistest.Run(t, testdata(t), retrytimeout.Analyzer, "./testvar")
+}
+
+// TestPerAttemptDeadline: a per-attempt deadline whose expiry ends the
+// whole retry, beside tests of the caller's context.
+func TestPerAttemptDeadline(t *testing.T) {
+	analysistest.Run(t, testdata(t), retrytimeout.Analyzer, "./perattempt")
+}

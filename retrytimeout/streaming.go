@@ -111,7 +111,7 @@ func (c *checker) sdkStreaming(call *ast.CallExpr, fnNode ast.Node) {
 	}
 	if l := c.res.LayerOf(call); l != nil {
 		if pa := l.Policy.PerAttempt; pa.Known && pa.D > 0 {
-			srcs = append(srcs, timeoutSrc{d: pa.D, pos: pa.Pos, what: "option.WithRequestTimeout"})
+			srcs = append(srcs, timeoutSrc{d: pa.D, pos: pa.Pos, what: c.timeoutKind(pa.Pos)})
 		}
 	}
 	t, ok := shortest(srcs)
@@ -623,4 +623,35 @@ func (c *checker) fieldClientTimeout(sel *ast.SelectorExpr) (timeoutSrc, bool) {
 		out.note = " (the client it is built with; other values are given at " + strings.Join(ps, ", ") + ")"
 	}
 	return out, true
+}
+
+// timeoutKind names the setting a per-request timeout of an SDK call was
+// read from: option.WithRequestTimeout(d), or the Timeout of the
+// http.Client handed over with option.WithHTTPClient.
+func (c *checker) timeoutKind(pos token.Pos) string {
+	for _, f := range c.pass.Files {
+		if !pos.IsValid() || f.FileStart > pos || pos > f.FileEnd {
+			continue
+		}
+		path, _ := astutil.PathEnclosingInterval(f, pos, pos)
+		for _, n := range path {
+			switch n := n.(type) {
+			case *ast.KeyValueExpr:
+				if id, ok := n.Key.(*ast.Ident); ok && id.Name == "Timeout" {
+					return "http.Client Timeout"
+				}
+			case *ast.AssignStmt:
+				if len(n.Lhs) == 1 {
+					if sel, ok := n.Lhs[0].(*ast.SelectorExpr); ok && sel.Sel.Name == "Timeout" {
+						return "http.Client Timeout"
+					}
+				}
+			case *ast.CallExpr:
+				if fn := typeutil.StaticCallee(c.pass.TypesInfo, n); fn != nil && fn.Name() == "WithRequestTimeout" {
+					return "option.WithRequestTimeout"
+				}
+			}
+		}
+	}
+	return "per-request timeout"
 }

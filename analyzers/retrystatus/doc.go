@@ -3,7 +3,7 @@
 //
 // # Analyzer retrystatus
 //
-// retrystatus: retry classifiers that enumerate 5xx, retry permanent codes, or treat every 429 as transient
+// retrystatus: retry classifiers that enumerate 5xx, retry permanent codes, treat every 429 as transient, stop retrying 429 and 5xx, or are missing from a remote retry
 //
 // A retry is a classifier before it is a curve: the predicate that decides
 // whether a failure is worth another attempt. retrystatus reads the retry
@@ -12,24 +12,50 @@
 // retry-go RetryIf, a retryablehttp CheckRetry, a client-go OnError
 // predicate, the backoff.Permanent or go-retry RetryableError logic of a
 // retried operation, and every function those call to decide), evaluates
-// them for each HTTP status code, and reports three misclassifications:
+// them for each HTTP status code, and reports these misclassifications:
 //
 //   - An enumeration of 5xx codes (code == 502 || code == 503, a switch
 //     case, a map, set or slice of codes, slices.Contains) where a range
 //     belongs: 500 and the non-standard 529 (overloaded) fall through it
 //     and are never retried. The fix is code >= 500; the simple boolean
-//     forms get it as a suggested fix.
+//     forms get it as a suggested fix. It takes two 5xx codes to make an
+//     enumeration: 503 alone ("come back later") is a choice, not a range
+//     with holes.
 //   - Permanent codes retried: 400, 401, 403, 404, 413 and 422 fail the
 //     same way on every attempt (for 413, shrink the input instead). A
 //     code retried only after reading the error's code or message (a
 //     known race), or after changing the request (a refreshed token, a
 //     truncated input), is not reported.
 //   - Every 429 treated as transient without reading the error's code or
-//     type, when the retried call goes to an LLM API (the openai or
-//     anthropic SDKs, their error types or endpoints): an exhausted quota
-//     (openai insufficient_quota, anthropic billing_error) arrives as 429
-//     too and burns every attempt. Other APIs' 429 is a rate limit and is
-//     not reported.
+//     type, when the retried call goes to an API that sends an exhausted
+//     quota as 429: OpenAI and OpenAI-compatible APIs (the openai SDKs,
+//     /chat/completions endpoints; insufficient_quota) and Gemini
+//     (RESOURCE_EXHAUSTED). Such a 429 burns every attempt. Other APIs'
+//     429 is a rate limit and is not reported; Anthropic's among them
+//     (anthropic-sdk-go, api.anthropic.com): its 429 is only ever
+//     rate_limit_error, and a spent balance or spend limit comes as 400 or
+//     402.
+//   - No classifier at all: a remote retry that retries every failure, so
+//     400, 401, 403 and 413 are sent again on every attempt. Either an SDK
+//     call (openai, anthropic, aws-sdk-go-v2; the SDK returns every 4xx as
+//     an error) whose error is retried without being read, or a net/http
+//     request whose status is tested only for success. Quiet when the
+//     error's type, code or text is read anywhere in the retried region
+//     (errors.Is/As, a type switch, err.Error(), a helper handed the
+//     error), when the status decision names or gives up on any failing
+//     code, when only transport errors are retried, when a library
+//     classifier is set (RetryIf, CheckRetry, backoff.Permanent), and for
+//     SDK and client retries, which classify for themselves. Once per
+//     layer, at the layer.
+//   - A classifier that stops retrying both 429 and 5xx, handed to a
+//     client or SDK whose default retries them: a retryablehttp CheckRetry
+//     that never retries a response (`return err != nil, nil`: connection
+//     errors only) or gives up on 429 and every 5xx, and an aws-sdk-go-v2
+//     Retryer whose IsErrorRetryable override neither hands the error on
+//     (to the wrapped Retryer, retry.DefaultRetryables) nor names
+//     throttling or 5xx, or returns false in branches that test both. A
+//     throttled or failing request then fails at once. Giving up on only
+//     one of the two is a policy and is quiet.
 //
 // A code is reported only when the decision names it: an == comparison,
 // a case, a set or list, or a range check from a 4xx code (code >= 400).
@@ -37,7 +63,9 @@
 //
 // 408, 425, 429 after the body's code or type was read, network errors
 // and timeouts, and code >= 500 are fine. Conditions that decide no retry
-// (handlers writing 5xx, metrics, logs, tests) are never reported.
+// (handlers writing 5xx, metrics, logs, tests) are never reported, and
+// neither are retries in testable examples (func ExampleXxx in a _test.go
+// file): they are documentation.
 //
 // A classifier function declared in one package and used by a retry in
 // another travels as a fact; it is reported at its definition when its own

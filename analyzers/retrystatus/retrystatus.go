@@ -59,9 +59,6 @@ type checker struct {
 }
 
 func run(pass *analysis.Pass) (any, error) {
-	if !mentionsCodes(pass) {
-		return &Result{}, nil
-	}
 	ck := &checker{
 		pass:     pass,
 		info:     pass.TypesInfo,
@@ -81,10 +78,23 @@ func run(pass *analysis.Pass) (any, error) {
 		}
 	}
 	ck.indexBindings()
+	if !mentionsCodes(pass) {
+		// No code to classify by; a retry can still have no classifier, or
+		// one that retries only connection errors.
+		for _, l := range ck.res.Layers {
+			ck.noClassifier(l, nil)
+			ck.stopsOnClient(l)
+		}
+		ck.stopsAWSRetryer()
+		return &Result{}, nil
+	}
 
 	var decisions []*decision
+	byLayer := map[*retrymodel.Layer][]*decision{}
 	for _, l := range ck.res.Layers {
-		decisions = append(decisions, ck.decisionsOf(l)...)
+		ds := ck.decisionsOf(l)
+		byLayer[l] = ds
+		decisions = append(decisions, ds...)
 	}
 	for _, d := range decisions {
 		for fn := range d.funcs {
@@ -93,13 +103,34 @@ func run(pass *analysis.Pass) (any, error) {
 	}
 	res := &Result{Decisions: len(decisions)}
 	for _, d := range decisions {
-		ck.check(d)
+		if !ck.isExample(d.layer) {
+			ck.check(d)
+		}
 		if len(d.atoms) > 0 {
 			res.Status = append(res.Status, ck.short(d.layer.Pos))
 		}
 	}
+	for _, l := range ck.res.Layers {
+		if !ck.isExample(l) {
+			ck.noClassifier(l, byLayer[l])
+			ck.stopsOnClient(l)
+		}
+	}
+	ck.stopsAWSRetryer()
 	ck.exportFacts()
 	return res, nil
+}
+
+// isExample reports a layer in a testable example (func ExampleXxx in a
+// _test.go file): documentation that shows a call, not a retry policy
+// anyone runs in production.
+func (ck *checker) isExample(l *retrymodel.Layer) bool {
+	if l.Func == nil || !strings.HasPrefix(l.Func.Name(), "Example") {
+		return false
+	}
+	sig := l.Func.Type().(*types.Signature)
+	return sig.Recv() == nil && sig.Params().Len() == 0 && sig.Results().Len() == 0 &&
+		strings.HasSuffix(ck.pass.Fset.Position(l.Pos).Filename, "_test.go")
 }
 
 // mentionsCodes is the fast path: a package with no 4xx/5xx constant and
@@ -382,7 +413,9 @@ func (ck *checker) check(d *decision) {
 			}
 		}
 	}
-	if len(listed) > 0 {
+	// One 5xx code is a choice (503 alone: "come back later"), not an
+	// enumeration of a range that misses its other members.
+	if len(listed) > 1 {
 		var missing []int
 		for _, c := range []int{500, overloaded} {
 			if d.stopped[c] && !d.retried[c] {
@@ -437,7 +470,7 @@ func (ck *checker) check(d *decision) {
 	}
 
 	// 3. Every 429 retried without reading the error, against an API that
-	// reports an exhausted quota as 429 (an LLM provider).
+	// reports an exhausted quota as 429 (OpenAI and compatible, Gemini).
 	if d.noBody[429] && ck.provider(d) {
 		var qa *atom
 		for _, a := range atoms {
@@ -451,8 +484,8 @@ func (ck *checker) check(d *decision) {
 			if n, ok := d.layer.Attempts(); ok {
 				times = fmt.Sprintf("is attempted %d times before it fails", n)
 			}
-			msg := fmt.Sprintf("retry decision retries every 429 without reading the error's code or type%s: an exhausted quota (insufficient_quota) %s; give up when the code says so",
-				viaText(qa), times)
+			msg := fmt.Sprintf("retry decision retries every 429 without reading the error's code or type%s: an exhausted quota (%s) %s; give up when the code says so",
+				viaText(qa), ck.quotaCode(d), times)
 			ck.report(qa, "429", msg, nil)
 		}
 	}
@@ -860,14 +893,19 @@ func (ck *checker) constructorSet(fn *types.Func, call *ast.CallExpr) ([]int, bo
 
 var setName = regexp.MustCompile(`(?i)set|^new|^of$|list`)
 
-// providerPkg and providerLit recognise APIs that report an exhausted
-// quota or billing problem as 429: the LLM providers.
+// providerPkg and providerLit recognise APIs whose 429 can be an exhausted
+// quota rather than a rate limit: OpenAI and the OpenAI-compatible APIs
+// (openai insufficient_quota, sent as 429) and Gemini (RESOURCE_EXHAUSTED
+// covers both). Anthropic's API is left out on purpose: its 429 is only
+// ever rate_limit_error (a spent credit balance or spend limit comes as 400
+// or 402), so retrying every 429 from it is right.
 var (
-	providerPkg = regexp.MustCompile(`openai|anthropic|generative-ai|/genai|cohere|mistral|groq|deepseek|bedrockruntime|ollama`)
-	providerLit = regexp.MustCompile(`(?i)api\.openai\.com|api\.anthropic\.com|/chat/completions|/v1/messages|insufficient_quota|generativelanguage\.googleapis`)
+	providerPkg = regexp.MustCompile(`openai|generative-ai-go|google\.golang\.org/genai|cloud\.google\.com/go/vertexai`)
+	providerLit = regexp.MustCompile(`(?i)api\.openai\.com|openai\.azure\.com|/chat/completions|insufficient_quota|generativelanguage\.googleapis|aiplatform\.googleapis|resource_exhausted`)
 )
 
-// provider reports whether a decision retries calls to an LLM API: the
+// provider reports whether a decision retries calls to an API whose 429
+// can be a quota error (see providerPkg): the
 // function holding the layer, the retried region or a classifier it
 // consults uses an LLM SDK or names an LLM endpoint, or the layer reaches
 // an SDK retry of one.
@@ -895,6 +933,38 @@ func (ck *checker) provider(d *decision) bool {
 	}
 	return false
 }
+
+// quotaCode names the provider's quota error in a message: Gemini's
+// RESOURCE_EXHAUSTED when the layer's function names Gemini, else OpenAI's
+// insufficient_quota.
+func (ck *checker) quotaCode(d *decision) string {
+	found := false
+	for _, n := range []ast.Node{d.layer.FuncNode, d.layer.Node, d.layer.Body} {
+		if n == nil {
+			continue
+		}
+		ast.Inspect(n, func(x ast.Node) bool {
+			switch x := x.(type) {
+			case *ast.BasicLit:
+				found = found || x.Kind == token.STRING && geminiLit.MatchString(x.Value)
+			case *ast.Ident:
+				if pn, ok := ck.info.Uses[x].(*types.PkgName); ok {
+					found = found || geminiPkg.MatchString(pn.Imported().Path())
+				}
+			}
+			return !found
+		})
+	}
+	if found {
+		return "RESOURCE_EXHAUSTED"
+	}
+	return "insufficient_quota"
+}
+
+var (
+	geminiPkg = regexp.MustCompile(`generative-ai-go|google\.golang\.org/genai|cloud\.google\.com/go/vertexai`)
+	geminiLit = regexp.MustCompile(`(?i)generativelanguage\.googleapis|aiplatform\.googleapis|resource_exhausted`)
+)
 
 func (ck *checker) mentionsProvider(n ast.Node) bool {
 	found := false

@@ -30,3 +30,36 @@ func TestModelCases(t *testing.T) {
 	}
 	analysistest.Run(t, dir, retrystatus.Analyzer, "./gaps")
 }
+
+// TestExample: one 5xx code is no enumeration, and Example functions are
+// documentation; two codes in production code are reported.
+func TestExample(t *testing.T) {
+	testmod.Download(t, "testdata")
+	dir, err := filepath.Abs("testdata")
+	if err != nil {
+		t.Fatal(err)
+	}
+	analysistest.Run(t, dir, retrystatus.Analyzer, "./example")
+}
+
+// TestNoClassifier: remote retries that retry every failure, beside the
+// ones that read the error or the status first.
+func TestNoClassifier(t *testing.T) {
+	testmod.Download(t, "testdata")
+	dir, err := filepath.Abs("testdata")
+	if err != nil {
+		t.Fatal(err)
+	}
+	analysistest.Run(t, dir, retrystatus.Analyzer, "./noclass")
+}
+
+// TestStopsRetrying: classifiers that stop a client or SDK retrying 429
+// and 5xx, beside ones that keep its default.
+func TestStopsRetrying(t *testing.T) {
+	testmod.Download(t, "testdata")
+	dir, err := filepath.Abs("testdata")
+	if err != nil {
+		t.Fatal(err)
+	}
+	analysistest.Run(t, dir, retrystatus.Analyzer, "./stops")
+}

@@ -32,11 +32,11 @@ func fetch(url string) (*http.Response, error) {
 
 // Retryable is exported and used by fetchErr in this package and by
 // package b: reported once, here.
-func Retryable(err error) bool { // want Retryable:`status classifier: true for 400,503; lists 400,503; home`
+func Retryable(err error) bool { // want Retryable:`status classifier: true for 400,503,504; lists 400,503,504; home`
 	var se *StatusError
 	if errors.As(err, &se) {
 		switch se.Code {
-		case http.StatusBadRequest, http.StatusServiceUnavailable: // want `retry decision lists 5xx codes 503: 500 and 529 \(overloaded\) are not retried; use se.Code >= 500` `retry decision retries 400 \(bad request\)`
+		case http.StatusBadRequest, http.StatusServiceUnavailable, http.StatusGatewayTimeout: // want `retry decision lists 5xx codes 503, 504: 500 and 529 \(overloaded\) are not retried; use se.Code >= 500` `retry decision retries 400 \(bad request\)`
 			return true
 		}
 		return false

@@ -31,7 +31,7 @@ func RetryGo(call func() error) error {
 		retrygo.Attempts(5),
 		retrygo.RetryIf(func(err error) bool {
 			s := statusOf(err)
-			return s == 429 || s == 503 // want `retry decision lists 5xx codes 503: 500 and 529 \(overloaded\) are not retried; use s >= 500`
+			return s == 429 || s == 502 || s == 503 // want `retry decision lists 5xx codes 502, 503: 500 and 529 \(overloaded\) are not retried; use s >= 500`
 		}),
 	)
 }
@@ -124,7 +124,7 @@ func Sethvargo(ctx context.Context, call func() (*http.Response, error)) error {
 		}
 		defer resp.Body.Close()
 		switch resp.StatusCode {
-		case http.StatusForbidden, http.StatusBadGateway: // want `retry decision lists 5xx codes 502: 500 and 529 \(overloaded\) are not retried; use resp.StatusCode >= 500` `retry decision retries 403 \(forbidden\)`
+		case http.StatusForbidden, http.StatusBadGateway, http.StatusGatewayTimeout: // want `retry decision lists 5xx codes 502, 504: 500 and 529 \(overloaded\) are not retried; use resp.StatusCode >= 500` `retry decision retries 403 \(forbidden\)`
 			return sretry.RetryableError(errors.New("retry"))
 		case http.StatusOK:
 			return nil
@@ -144,7 +144,7 @@ func RetryGoUnrecoverable(call func() (*http.Response, error)) error {
 		switch resp.StatusCode {
 		case http.StatusOK:
 			return nil
-		case http.StatusServiceUnavailable: // want `retry decision lists 5xx codes 503: 500 and 529 \(overloaded\) are not retried; use resp.StatusCode >= 500`
+		case http.StatusBadGateway, http.StatusServiceUnavailable: // want `retry decision lists 5xx codes 502, 503: 500 and 529 \(overloaded\) are not retried; use resp.StatusCode >= 500`
 			return errors.New("retry")
 		}
 		return retrygo.Unrecoverable(errors.New(resp.Status))

@@ -88,11 +88,12 @@ func Anthropic(ctx context.Context, c anthropic.Client, p anthropic.MessageNewPa
 	return nil, err
 }
 
-// anthropicStatusOnly keys on the number.
+// anthropicStatusOnly keys on the number. Quiet: Anthropic's 429 is only
+// ever a rate limit (rate_limit_error); a spent balance is a 400 or 402.
 func anthropicStatusOnly(err error) bool {
 	var apiErr *anthropic.Error
 	if errors.As(err, &apiErr) {
-		return apiErr.StatusCode == 429 || apiErr.StatusCode >= 500 // want `retry decision retries every 429 without reading the error's code or type`
+		return apiErr.StatusCode == 429 || apiErr.StatusCode >= 500
 	}
 	return false
 }
@@ -180,4 +181,43 @@ func RetryKnownRace(ctx context.Context, c openai.Client, p openai.ChatCompletio
 		}
 		time.Sleep(100 * time.Millisecond)
 	}
+}
+
+// RawAnthropic posts to the Anthropic endpoint and retries every 429:
+// quiet, its 429 is a rate limit.
+func RawAnthropic(body func() io.Reader) (*http.Response, error) {
+	for attempt := 0; attempt < 6; attempt++ {
+		resp, err := http.Post("https://api.anthropic.com/v1/messages", "application/json", body())
+		if err != nil {
+			time.Sleep(time.Second)
+			continue
+		}
+		if resp.StatusCode == http.StatusTooManyRequests || resp.StatusCode >= 500 {
+			resp.Body.Close()
+			time.Sleep(time.Duration(attempt+1) * time.Second)
+			continue
+		}
+		return resp, nil
+	}
+	return nil, errors.New("out of attempts")
+}
+
+// RawGemini retries every 429 from Gemini, whose RESOURCE_EXHAUSTED covers
+// an exhausted quota as well as a rate limit.
+func RawGemini(body func() io.Reader) (*http.Response, error) {
+	const url = "https://generativelanguage.googleapis.com/v1beta/models/gemini-2.5-flash:generateContent"
+	for attempt := 0; attempt < 4; attempt++ {
+		resp, err := http.Post(url, "application/json", body())
+		if err != nil {
+			time.Sleep(time.Second)
+			continue
+		}
+		if resp.StatusCode == http.StatusTooManyRequests || resp.StatusCode >= 500 { // want `retry decision retries every 429 without reading the error's code or type: an exhausted quota \(RESOURCE_EXHAUSTED\) is attempted 4 times`
+			resp.Body.Close()
+			time.Sleep(time.Duration(attempt+1) * time.Second)
+			continue
+		}
+		return resp, nil
+	}
+	return nil, errors.New("out of attempts")
 }

@@ -1,0 +1,249 @@
+package retrystatus
+
+import (
+	"fmt"
+	"go/ast"
+	"go/token"
+	"go/types"
+	"strings"
+
+	"golang.org/x/tools/go/ast/astutil"
+	"golang.org/x/tools/go/types/typeutil"
+
+	"github.com/retryvet/retryvet/internal/retrymodel"
+)
+
+// noClassifier reports a remote HTTP or SDK retry that has no classifier
+// at all: every failure is retried, so a 400, 401, 403 or 413, which fails
+// the same way on every attempt, is sent again and again. Two shapes:
+//
+//   - an SDK call (openai, anthropic, aws-sdk-go-v2) whose error is retried
+//     without being read: the SDK returns every 4xx as an error;
+//   - a net/http request whose status is tested only for success, every
+//     other status retried (no code named, none given up on).
+//
+// Quiet when the error's type, code or text is read anywhere in the
+// retried region (errors.Is, errors.As, a type switch, err.Error(), a
+// helper handed the error), when a library classifier is configured
+// (RetryIf, CheckRetry, backoff.Permanent), and for layers that are not
+// hand-rolled loops or retry libraries (SDKs and retrying clients classify
+// for themselves). One finding per layer, at the layer.
+func (ck *checker) noClassifier(l *retrymodel.Layer, ds []*decision) {
+	if l.Kind != retrymodel.Loop && l.Kind != retrymodel.Library || l.Remote != retrymodel.Yes {
+		return
+	}
+	if n, ok := l.Attempts(); ok && n < 2 {
+		return
+	}
+	if strings.HasSuffix(ck.pass.Fset.Position(l.Pos).Filename, "_test.go") {
+		return // a test retrying its own fixture
+	}
+	pol := &l.Policy
+	if pol.Classifier != nil || pol.ClassifierFunc != nil {
+		return
+	}
+	region := l.Body
+	if region == nil {
+		return
+	}
+	if ck.readsError(region) {
+		return
+	}
+	sdk, httpOp := ck.remoteOps(l)
+	var what string
+	switch {
+	case sdk != "":
+		// Every error is retried and no decision reads a status.
+		for _, d := range ds {
+			if d.namesFailure() || d.anyFailureStopped() {
+				return
+			}
+		}
+		what = fmt.Sprintf("%s retries every error of %s, and the SDK returns every 4xx as an error", describeLayer(l), sdk)
+	case httpOp != "":
+
+		// Statuses are tested, but only for success: every failing status
+		// is retried and none is named.
+		if len(ds) == 0 {
+			return
+		}
+		for _, d := range ds {
+			if d.namesFailure() || d.anyFailureStopped() {
+				return
+			}
+			for _, c := range permanent {
+				if !d.retried[c] || !d.blind[c] {
+					return
+				}
+			}
+		}
+		what = fmt.Sprintf("%s retries every status of %s but success", describeLayer(l), httpOp)
+	default:
+		return
+	}
+	each := "on every attempt"
+	if n, ok := l.Attempts(); ok {
+		each = fmt.Sprintf("on each of %d attempts", n)
+	}
+	msg := fmt.Sprintf("retry without a classifier: %s, so 400, 401, 403 and 413 (a bad request, a bad key, no permission, too large an input) are retried and fail the same way %s; retry only 408, 429, 5xx and network errors, and give up on the rest",
+		what, each)
+	key := fmt.Sprintf("%d/noclassifier", l.Pos)
+	if ck.reported[key] {
+		return
+	}
+	ck.reported[key] = true
+	ck.pass.Reportf(l.Pos, "%s", msg)
+}
+
+func describeLayer(l *retrymodel.Layer) string {
+	if l.Name != "" {
+		return l.Name
+	}
+	return l.Kind.String()
+}
+
+// namesFailure reports whether a decision names a failing code (a test
+// against 200 alone names none).
+func (d *decision) namesFailure() bool {
+	for _, a := range d.atoms {
+		for _, c := range universe {
+			if c >= 400 && (a.lists(c) || a.covers(c)) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// anyFailureStopped reports whether a decision gives up on some failing
+// status: then it classifies, however coarsely.
+func (d *decision) anyFailureStopped() bool {
+	for c, stop := range d.stopped {
+		if stop && c >= 400 {
+			return true
+		}
+	}
+	return false
+}
+
+// remoteOps names the layer's SDK call (first) or net/http request, if
+// any, among its operations and the calls of its retried region.
+func (ck *checker) remoteOps(l *retrymodel.Layer) (sdk, httpOp string) {
+	calls := append([]*ast.CallExpr(nil), l.Ops...)
+	if l.Body != nil {
+		ast.Inspect(l.Body, func(n ast.Node) bool {
+			if _, ok := n.(*ast.FuncLit); ok && n != l.Body {
+				return false
+			}
+			if call, ok := n.(*ast.CallExpr); ok {
+				calls = append(calls, call)
+			}
+			return true
+		})
+	}
+	for _, call := range calls {
+		fn, _ := typeutil.Callee(ck.info, call).(*types.Func)
+		if fn == nil || fn.Pkg() == nil {
+			continue
+		}
+		path := fn.Pkg().Path()
+		switch {
+		case strings.HasPrefix(path, "github.com/openai/openai-go"), strings.HasPrefix(path, "github.com/anthropics/anthropic-sdk-go"),
+			strings.HasPrefix(path, "github.com/aws/aws-sdk-go-v2/service/"):
+			if sig := fn.Type().(*types.Signature); sig.Recv() != nil && sig.Results().Len() > 0 &&
+				types.Identical(sig.Results().At(sig.Results().Len()-1).Type(), errorType) {
+				if sdk == "" {
+					sdk = retrymodel.FuncName(fn)
+				}
+			}
+		case path == "net/http" && (fn.Name() == "Do" || fn.Name() == "Get" || fn.Name() == "Post" || fn.Name() == "PostForm" || fn.Name() == "Head"):
+			if httpOp == "" {
+				httpOp = "http." + fn.Name()
+				if fn.Type().(*types.Signature).Recv() != nil {
+					httpOp = "http.Client." + fn.Name()
+				}
+			}
+		}
+	}
+	return sdk, httpOp
+}
+
+var errorType = types.Universe.Lookup("error").Type()
+
+// readsError reports whether a region looks into an error: errors.Is or
+// errors.As, a type assertion or switch on one, a method call on one
+// (err.Error()), a comparison with anything but nil, or a call that is
+// handed one and is not a log, format or wrap (a classifier helper).
+func (ck *checker) readsError(region ast.Node) bool {
+	isErr := func(e ast.Expr) bool {
+		t := ck.info.TypeOf(e)
+		return t != nil && types.Implements(t, errorType.Underlying().(*types.Interface)) && !isNilExpr(ck.info, e)
+	}
+	found := false
+	ast.Inspect(region, func(n ast.Node) bool {
+		if found {
+			return false
+		}
+		switch n := n.(type) {
+		case *ast.TypeAssertExpr:
+			found = isErr(n.X)
+		case *ast.BinaryExpr:
+			if (n.Op == token.EQL || n.Op == token.NEQ) && !isNilExpr(ck.info, n.X) && !isNilExpr(ck.info, n.Y) {
+				found = isErr(n.X) || isErr(n.Y)
+			}
+		case *ast.SelectorExpr:
+			if sel, ok := ck.info.Selections[n]; ok && sel.Kind() == types.MethodVal && isErr(n.X) {
+				found = true
+			}
+		case *ast.CallExpr:
+			fn, _ := typeutil.Callee(ck.info, n).(*types.Func)
+			hasErrArg := false
+			for _, a := range n.Args {
+				if isErr(a) {
+					hasErrArg = true
+				}
+			}
+			if !hasErrArg {
+				return true
+			}
+			if fn == nil {
+				found = true // a function value handed the error: may classify
+				return false
+			}
+			if fn.Pkg() == nil {
+				return true
+			}
+			switch path := fn.Pkg().Path(); {
+			case path == "errors":
+				found = fn.Name() == "Is" || fn.Name() == "As"
+			case path == "fmt", path == "log", path == "log/slog", path == "testing":
+			case strings.HasPrefix(path, "github.com/cenkalti/backoff"), strings.HasPrefix(path, "github.com/avast/retry-go"),
+				path == "github.com/sethvargo/go-retry":
+				// backoff.Permanent, retry.Unrecoverable, retry.RetryableError:
+				// a choice, which only a condition around it makes.
+			default:
+				if sig, ok := fn.Type().(*types.Signature); ok && sig.Recv() != nil && isLogger(sig.Recv().Type()) {
+					return true
+				}
+				found = true
+			}
+		}
+		return !found
+	})
+	return found
+}
+
+func isNilExpr(info *types.Info, e ast.Expr) bool {
+	tv, ok := info.Types[astutil.Unparen(e)]
+	return ok && tv.IsNil()
+}
+
+// isLogger reports a logger's receiver (a method named like a log call on
+// a type named Logger).
+func isLogger(t types.Type) bool {
+	if p, ok := t.(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	n, ok := types.Unalias(t).(*types.Named)
+	return ok && strings.Contains(strings.ToLower(n.Obj().Name()), "log")
+}
