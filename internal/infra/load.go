@@ -30,9 +30,42 @@ const (
 // markers: a file is parsed only when it mentions one of these.
 var markers = [][]byte{[]byte("virtual_hosts"), []byte("VirtualService"), []byte("HTTPRoute"), []byte("kind: Ingress")}
 
-// Load reads the manifests under root.
+// Load reads the manifests under root, the module root. When the module is
+// a directory of a larger repository (a service of a monorepo, whose
+// manifests sit at the top: microservices-demo's src/frontend and
+// istio-manifests/), the repository's manifests outside other modules are
+// read too, named relative to root (../../istio-manifests/frontend.yaml).
 func Load(root string) *Config {
 	c := &Config{Root: root}
+	names := walkManifests(root)
+	if repo := repoRoot(root); repo != "" && repo != root {
+		for _, n := range walkManifests(repo) {
+			if !strings.HasPrefix(n, root+string(filepath.Separator)) {
+				names = append(names, n)
+			}
+		}
+	}
+	c.read(names)
+	return c
+}
+
+// repoRoot is the nearest directory at or above dir holding .git, or "".
+func repoRoot(dir string) string {
+	for {
+		if _, err := os.Stat(filepath.Join(dir, ".git")); err == nil {
+			return dir
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return ""
+		}
+		dir = parent
+	}
+}
+
+// walkManifests lists the YAML files under root, outside vendor,
+// node_modules, testdata, hidden directories and nested modules.
+func walkManifests(root string) []string {
 	var names []string
 	_ = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
@@ -57,6 +90,11 @@ func Load(root string) *Config {
 		return nil
 	})
 	sort.Strings(names)
+	return names
+}
+
+func (c *Config) read(names []string) {
+	root := c.Root
 	read := 0
 	for _, p := range names {
 		info, err := os.Stat(p)
@@ -80,7 +118,6 @@ func Load(root string) *Config {
 		}
 		c.add(filepath.ToSlash(rel), data)
 	}
-	return c
 }
 
 func relevant(data []byte) bool {

@@ -3,6 +3,7 @@ package infra
 import (
 	"go/ast"
 	"go/constant"
+	"go/token"
 	"go/types"
 	"strings"
 )
@@ -40,9 +41,28 @@ var registerNames = map[string]string{
 func Registrations(info *types.Info, files []*ast.File) []Registration {
 	var out []Registration
 	for _, f := range files {
+		// gorilla/mux: r.HandleFunc(p, h).Methods("POST") sets the method
+		// on the call it is chained to.
+		methods := map[*ast.CallExpr]string{}
 		ast.Inspect(f, func(n ast.Node) bool {
 			call, ok := n.(*ast.CallExpr)
-			if !ok || len(call.Args) < 2 {
+			if !ok {
+				return true
+			}
+			if sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok && sel.Sel.Name == "Methods" {
+				if inner, ok := ast.Unparen(sel.X).(*ast.CallExpr); ok {
+					var ms []string
+					for _, a := range call.Args {
+						if tv, ok := info.Types[a]; ok && tv.Value != nil && tv.Value.Kind() == constant.String {
+							ms = append(ms, constant.StringVal(tv.Value))
+						}
+					}
+					if len(ms) == len(call.Args) && len(ms) > 0 {
+						methods[inner] = strings.Join(ms, ",")
+					}
+				}
+			}
+			if len(call.Args) < 2 {
 				return true
 			}
 			name := calleeName(call.Fun)
@@ -50,17 +70,19 @@ func Registrations(info *types.Info, files []*ast.File) []Registration {
 			if !ok {
 				return true
 			}
-			tv, ok := info.Types[call.Args[0]]
-			if !ok || tv.Value == nil || tv.Value.Kind() != constant.String {
+			pattern, ok := patternOf(info, call.Args[0])
+			if !ok {
 				return true
 			}
-			pattern := constant.StringVal(tv.Value)
 			method, path := SplitPattern(pattern)
 			if !strings.HasPrefix(path, "/") {
 				return true
 			}
 			if method == "" {
 				method = verb
+			}
+			if m, ok := methods[call]; ok && method == "" {
+				method = m
 			}
 			reg := Registration{Call: call, Pattern: pattern, Method: method}
 			if !resolveHandler(info, call.Args[len(call.Args)-1], &reg) {
@@ -71,6 +93,28 @@ func Registrations(info *types.Info, files []*ast.File) []Registration {
 		})
 	}
 	return out
+}
+
+// patternOf reads a registration's pattern: a constant string, or a
+// concatenation whose last operand is a constant path (baseURL+"/cart",
+// microservices-demo's frontend): the prefix is taken as empty, which a
+// route's prefix match over-approximates only when the prefix is set.
+func patternOf(info *types.Info, e ast.Expr) (string, bool) {
+	e = ast.Unparen(e)
+	if tv, ok := info.Types[e]; ok && tv.Value != nil {
+		if tv.Value.Kind() != constant.String {
+			return "", false
+		}
+		return constant.StringVal(tv.Value), true
+	}
+	if b, ok := e.(*ast.BinaryExpr); ok && b.Op == token.ADD {
+		if tv, ok := info.Types[b.Y]; ok && tv.Value != nil && tv.Value.Kind() == constant.String {
+			if s := constant.StringVal(tv.Value); strings.HasPrefix(s, "/") {
+				return s, true
+			}
+		}
+	}
+	return "", false
 }
 
 func calleeName(fun ast.Expr) string {
@@ -178,13 +222,16 @@ func isNetHTTP(t types.Type, name string) bool {
 	return ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == "net/http" && n.Obj().Name() == name
 }
 
-// WritesMethod reports whether method is one a proxy treats as
-// non-idempotent (nginx does not retry these by default); "" (any) counts,
-// as the handler may be sent one.
+// NonIdempotent reports whether method (one, a comma-separated list, or
+// "" for any) includes one a proxy treats as non-idempotent: nginx does
+// not retry POST, PATCH or LOCK by default. "" counts: the handler may be
+// sent one.
 func NonIdempotent(method string) bool {
-	switch strings.ToUpper(method) {
-	case "", "POST", "PATCH", "LOCK":
-		return true
+	for _, m := range strings.Split(method, ",") {
+		switch strings.ToUpper(strings.TrimSpace(m)) {
+		case "", "POST", "PATCH", "LOCK":
+			return true
+		}
 	}
 	return false
 }
