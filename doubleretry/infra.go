@@ -123,7 +123,7 @@ func (c *checker) handlerChains(reg infra.Registration, body ast.Node) []retrymo
 // reportRoute: the route's attempts times the layers the handler reaches.
 func (c *checker) reportRoute(reg infra.Registration, rt *infra.Route, ch retrymodel.Chain) {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s retries a request the handler has started on %s (%s) around %s", routeName(rt), retryTimes(rt), conditions(rt), c.handlerName(reg))
+	fmt.Fprintf(&b, "%s retries a request %s after the handler has run (%s) around %s", routeName(rt), retryTimes(rt), conditions(rt), c.handlerName(reg))
 	for i, li := range ch.Layers {
 		if i == 0 {
 			b.WriteString(", which reaches ")
@@ -167,7 +167,7 @@ func (c *checker) reportWrite(reg infra.Registration, rt *infra.Route, w expired
 	if method == "" {
 		method = "any method"
 	}
-	msg := fmt.Sprintf("%s retries a request the handler has started on %s (%s), and %s (%s) writes (%s at %s, a %s) with no Idempotency-Key: a request retried after the write ran writes again; %s on this path, or make the write idempotent (a key the handler checks)",
+	msg := fmt.Sprintf("%s retries a request %s after the handler has run (%s), and %s (%s) writes (%s at %s, a %s) with no Idempotency-Key: a request retried after the write ran writes again; %s on this path, or make the write idempotent (a key the handler checks)",
 		routeName(rt), retryTimes(rt), conditions(rt), c.handlerName(reg), method, w.Callee, retrymodel.Shorten(c.pass.Fset, w.Call.Pos()), w.Kind, retriesOff(rt))
 	c.pass.Report(analysis.Diagnostic{Pos: reg.Call.Pos(), End: reg.Call.Lparen, Message: msg})
 }

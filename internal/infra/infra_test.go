@@ -149,3 +149,22 @@ func TestCovers(t *testing.T) {
 		t.Errorf("SplitPattern: %q %q", m, p)
 	}
 }
+
+func TestFor(t *testing.T) {
+	c := load(t)
+	var got []string
+	for _, r := range c.For("POST /v1/complete", "testdata/llm") {
+		got = append(got, r.Label()+" "+r.Pos.String())
+	}
+	// release/bundle.yaml repeats deploy/mesh.yaml's VirtualService: one
+	// route deployed one way or another, listed once. The Ingress routes
+	// to "web", not to the package's service "llm" that the others name.
+	want := []string{
+		"envoy route /v1/complete deploy/envoy.yaml:25",
+		"istio VirtualService llm /v1/complete deploy/mesh.yaml:10",
+		"HTTPRoute api /v1 deploy/mesh.yaml:43",
+	}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("For:\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}

@@ -231,6 +231,14 @@ func (c *Config) For(pattern, pkgDir string) []*Route {
 			continue
 		}
 		seen[key] = true
+		// The same route in several files (a manifest, its kustomize
+		// component, a release bundle) is one route deployed one way or
+		// another, not two layers: the first file's copy stands for all.
+		same := r.settings()
+		if seen[same] {
+			continue
+		}
+		seen[same] = true
 		matched = append(matched, r)
 	}
 	rel, err := filepath.Rel(c.Root, pkgDir)

@@ -93,6 +93,13 @@ func (r *Route) Label() string {
 	return r.Kind + " " + path
 }
 
+// settings keys a route by what it does, not where it is written.
+func (r *Route) settings() string {
+	t, rt := r.Timeout, r.Retry
+	return fmt.Sprint("settings", r.Kind, r.Path, r.Exact, r.Regex, r.Hosts, r.Dest, t.D, t.Set, t.Default,
+		rt.Retries, rt.Known, rt.Default, rt.On, rt.Codes, rt.IdempotentOnly, rt.PerTry)
+}
+
 // Deadline is the deadline a handler behind the route sees: the per-try
 // timeout when there is one below the request timeout, else the request
 // timeout. ok is false when no timeout applies.

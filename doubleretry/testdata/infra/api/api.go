@@ -16,6 +16,7 @@ type Server struct {
 	AI     openai.Client // retries twice by default (openai-go)
 	Quiet  openai.Client // retries off
 	Orders Store
+	Base   string // a path prefix set at startup
 }
 
 // Store keeps orders.
@@ -35,15 +36,16 @@ func New(key string, st Store) *Server {
 // Routes registers the handlers; the findings are at the registrations,
 // naming the route in deploy/mesh.yaml.
 func (s *Server) Routes(mux *http.ServeMux) {
-	mux.HandleFunc("POST /v1/complete", s.Complete)                           // want `istio VirtualService api /v1/complete \(retries at deploy/mesh.yaml:19\) retries a request the handler has started on up to 3 more times \(on 5xx, reset\) around handler api.\(\*Server\).Complete, which reaches openai Chat.Completions.New at api/api.go:\d+ \(through api.\(\*Server\).ask\), which retries 2 more times by default \(client built at api/api.go:29\): mesh 4 attempts × SDK 3 = up to 12 requests per client request; pick one layer: turn the route's retries off \(retries: \{attempts: 0\}\) on this path, or the handler's own retries`
+	mux.HandleFunc("POST /v1/complete", s.Complete)                           // want `istio VirtualService api /v1/complete \(retries at deploy/mesh.yaml:19\) retries a request up to 3 more times after the handler has run \(on 5xx, reset\) around handler api.\(\*Server\).Complete, which reaches openai Chat.Completions.New at api/api.go:\d+ \(through api.\(\*Server\).ask\), which retries 2 more times by default \(client built at api/api.go:30\): mesh 4 attempts × SDK 3 = up to 12 requests per client request; pick one layer: turn the route's retries off \(retries: \{attempts: 0\}\) on this path, or the handler's own retries`
 	mux.HandleFunc("POST /v1/complete/loop", s.Loop)                          // want `mesh 4 attempts × own loop 3 × SDK 3 = up to 36 requests per client request`
+	mux.HandleFunc(s.Base+"/v1/complete/based", s.Complete)                   // want `mesh 4 attempts × SDK 3 = up to 12 requests per client request`
 	mux.HandleFunc("POST /v1/quiet", s.Complete)                              // attempts: 0 on this route
 	mux.HandleFunc("/v1/complete/off", s.Off)                                 // the SDK's retries are off, and no other layer
-	mux.HandleFunc("POST /v1/orders", s.Order)                                // want `istio VirtualService api /v1/orders \(retries at deploy/mesh.yaml:37\) retries a request the handler has started on up to 2 more times \(on gateway-error\) around handler api.\(\*Server\).Order, which reaches openai Chat.Completions.New` `and handler api.\(\*Server\).Order \(POST\) writes \(s.Orders.Save at api/api.go:\d+, a write\) with no Idempotency-Key: a request retried after the write ran writes again`
+	mux.HandleFunc("POST /v1/orders", s.Order)                                // want `istio VirtualService api /v1/orders \(retries at deploy/mesh.yaml:37\) retries a request up to 2 more times after the handler has run \(on gateway-error\) around handler api.\(\*Server\).Order, which reaches openai Chat.Completions.New` `and handler api.\(\*Server\).Order \(POST\) writes \(s.Orders.Save at api/api.go:\d+, a write\) with no Idempotency-Key: a request retried after the write ran writes again`
 	mux.HandleFunc("POST /v1/orders/keyed", s.OrderKeyed)                     // want `around handler api.\(\*Server\).OrderKeyed, which reaches openai`
 	mux.HandleFunc("/v1/before", s.Complete)                                  // retries only before the request reaches the handler
 	mux.HandleFunc("/v1/search", s.Search)                                    // the mesh default retries only a 503, which Search never sends
-	mux.HandleFunc("/v1/busy", func(w http.ResponseWriter, r *http.Request) { // want `istio VirtualService api / \(deploy/mesh.yaml:50; Istio mesh default \(2 retries, Istio 1.x\)\) retries a request the handler has started on up to 2 more times \(on retriable-status-codes \(status 503\)\) around the handler at api/api.go:\d+, which reaches openai Chat.Completions.New at api/api.go:\d+ \(through api.\(\*Server\).ask\), which retries 2 more times by default \(client built at api/api.go:29\): mesh 3 attempts × SDK 3 = up to 9 requests per client request`
+	mux.HandleFunc("/v1/busy", func(w http.ResponseWriter, r *http.Request) { // want `istio VirtualService api / \(deploy/mesh.yaml:50; Istio mesh default \(2 retries, Istio 1.x\)\) retries a request up to 2 more times after the handler has run \(on retriable-status-codes \(status 503\)\) around the handler at api/api.go:\d+, which reaches openai Chat.Completions.New at api/api.go:\d+ \(through api.\(\*Server\).ask\), which retries 2 more times by default \(client built at api/api.go:30\): mesh 3 attempts × SDK 3 = up to 9 requests per client request`
 		out, err := s.ask(r.Context(), r.FormValue("q"))
 		if err != nil {
 			http.Error(w, "busy", http.StatusServiceUnavailable)
