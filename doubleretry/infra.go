@@ -137,6 +137,9 @@ func (c *checker) reportRoute(reg infra.Registration, rt *infra.Route, ch retrym
 		b.WriteString(c.describe(li, via))
 	}
 	factors := []string{fmt.Sprintf("%s %d attempts", proxyWord(rt), rt.Retry.Attempts())}
+	if !rt.Retry.Known {
+		factors = []string{proxyWord(rt) + " attempts unknown"}
+	}
 	p, known := int64(rt.Retry.Attempts()), rt.Retry.Known
 	for _, li := range ch.Layers {
 		switch {
@@ -188,6 +191,9 @@ func routeName(rt *infra.Route) string {
 }
 
 func retryTimes(rt *infra.Route) string {
+	if !rt.Retry.Known && rt.Proxy == "linkerd" {
+		return "as often as its retry budget allows (" + rt.Retry.Source + ")"
+	}
 	if !rt.Retry.Known {
 		return "an implementation-specific number of times"
 	}
@@ -218,6 +224,8 @@ func proxyWord(rt *infra.Route) string {
 		return "gateway"
 	case "ingress-nginx":
 		return "ingress"
+	case "linkerd":
+		return "mesh"
 	}
 	return "proxy"
 }
@@ -245,6 +253,8 @@ func retriesOff(rt *infra.Route) string {
 		return "turn the route's retries off (retry: {attempts: 0})"
 	case "ingress-nginx":
 		return "turn the route's retries off (proxy-next-upstream: \"off\")"
+	case "linkerd":
+		return "turn the route's retries off (isRetryable: false)"
 	}
 	return "turn the route's retries off"
 }

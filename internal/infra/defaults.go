@@ -61,3 +61,18 @@ const (
 	nginxNextUpstreamTries = 3
 	nginxRetrySource       = "ingress-nginx default (proxy-next-upstream \"error timeout\", 3 tries, controller v1.x)"
 )
+
+// Linkerd (2.x ServiceProfile, linkerd.io/v1alpha2; superseded by Gateway
+// API types since 2.16 but still read): a route's timeout "If
+// unspecified, the default timeout is 10 seconds" (it includes retries);
+// isRetryable routes are retried on failure (5xx unless responseClasses
+// say otherwise) within the retry budget, retryRatio 0.2,
+// minRetriesPerSecond 10, ttl 10s by default: a share of the traffic, not
+// a count per request.
+// https://linkerd.io/2.12/tasks/configuring-timeouts/
+// https://linkerd.io/2/reference/service-profiles/
+const (
+	linkerdRouteTimeout       = 10 * time.Second
+	linkerdRouteTimeoutSource = "Linkerd default 10s (ServiceProfile route timeout, Linkerd 2.x)"
+	linkerdBudgetSource       = "Linkerd default retry budget (retryRatio 0.2, minRetriesPerSecond 10, ttl 10s, Linkerd 2.x)"
+)

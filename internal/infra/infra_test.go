@@ -163,8 +163,37 @@ func TestFor(t *testing.T) {
 		"envoy route /v1/complete deploy/envoy.yaml:25",
 		"istio VirtualService llm /v1/complete deploy/mesh.yaml:10",
 		"HTTPRoute api /v1 deploy/mesh.yaml:43",
+		`linkerd ServiceProfile llm.prod.svc.cluster.local route "POST /v1/complete" deploy/profile.yaml:9`,
 	}
 	if fmt.Sprint(got) != fmt.Sprint(want) {
 		t.Errorf("For:\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+func TestLinkerd(t *testing.T) {
+	c := load(t)
+	var complete, models *Route
+	for _, r := range c.Routes {
+		switch r.Name {
+		case "POST /v1/complete":
+			complete = r
+		case "GET /v1/models/{id}":
+			models = r
+		}
+	}
+	if complete == nil || models == nil {
+		t.Fatalf("ServiceProfile routes not read")
+	}
+	if !complete.Timeout.Default || complete.Timeout.D != 10*time.Second || complete.Retry.Known || complete.Conditions() != "5xx" {
+		t.Errorf("isRetryable, default timeout: %+v %+v", complete.Timeout, complete.Retry)
+	}
+	if !complete.Covers("POST /v1/complete") || complete.Covers("GET /v1/complete") || complete.Covers("POST /v1/complete/x") {
+		t.Error("pathRegex and method match the whole path and the method")
+	}
+	if !models.Covers("GET /v1/models/{id}") || models.Covers("/v1/models/a/b") || models.Retry.Retries != 0 || models.Timeout.D != 300*time.Millisecond {
+		t.Errorf("models: %+v", models)
+	}
+	if got := complete.Label(); got != `linkerd ServiceProfile llm.prod.svc.cluster.local route "POST /v1/complete"` {
+		t.Errorf("label %s", got)
 	}
 }

@@ -1,6 +1,8 @@
 package infra
 
 import (
+	"fmt"
+	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -25,7 +27,58 @@ func (f *fileCtx) kube(n *yaml.Node) {
 		f.httpRoute(n, name)
 	case kind == "Ingress" && isNginxIngress(n):
 		f.nginx(n, name)
+	case kind == "ServiceProfile" && strings.HasPrefix(api, "linkerd.io/"):
+		f.linkerd(n, name)
 	}
+}
+
+// linkerd reads a ServiceProfile: its routes' pathRegex and method
+// conditions, timeout (10s by default) and isRetryable (retries bounded by
+// the profile's retry budget, not by a count).
+func (f *fileCtx) linkerd(n *yaml.Node, name string) {
+	spec := get(n, "spec")
+	budget := linkerdBudgetSource
+	if b := get(spec, "retryBudget"); b != nil {
+		budget = fmt.Sprintf("retry budget retryRatio %s, minRetriesPerSecond %s, ttl %s (%s)",
+			orDefault(str(get(b, "retryRatio")), "0.2"), orDefault(str(get(b, "minRetriesPerSecond")), "10"), orDefault(str(get(b, "ttl")), "10s"), f.keyPos(spec, "retryBudget"))
+	}
+	for _, r := range items(get(spec, "routes")) {
+		rt := &Route{Proxy: "linkerd", Kind: "linkerd ServiceProfile " + name, Name: str(get(r, "name")), Dest: []string{name}, Pos: f.pos(r)}
+		cond := get(r, "condition")
+		rt.Method = str(get(cond, "method"))
+		switch {
+		case get(cond, "pathRegex") != nil:
+			rt.PathRegex = str(get(cond, "pathRegex"))
+			if _, err := regexp.Compile(rt.PathRegex); err != nil {
+				f.errorf(get(cond, "pathRegex"), "pathRegex %q: %v; the route covers no handler", rt.PathRegex, err)
+				rt.Regex = true
+			}
+		case rt.Method != "":
+			// a method alone: every path
+		default:
+			rt.Regex = true // all / any / not: not evaluated
+		}
+		if t := get(r, "timeout"); t != nil {
+			if d, ok := f.duration(t, "timeout"); ok {
+				rt.Timeout = Timeout{D: d, Set: d > 0, Pos: f.pos(t), Field: "timeout"}
+			}
+		} else {
+			rt.Timeout = Timeout{D: linkerdRouteTimeout, Set: true, Default: true, Source: linkerdRouteTimeoutSource, Pos: rt.Pos, Field: "timeout"}
+		}
+		rt.Retry = Retry{Known: true, Pos: rt.Pos}
+		if str(get(r, "isRetryable")) == "true" {
+			// Failures are 5xx unless responseClasses say otherwise.
+			rt.Retry = Retry{Known: false, On: []string{"5xx"}, Source: budget, Pos: f.keyPos(r, "isRetryable")}
+		}
+		f.routes = append(f.routes, rt)
+	}
+}
+
+func orDefault(s, d string) string {
+	if s == "" {
+		return d
+	}
+	return s
 }
 
 func (f *fileCtx) istio(n *yaml.Node, name string) {

@@ -28,7 +28,7 @@ const (
 )
 
 // markers: a file is parsed only when it mentions one of these.
-var markers = [][]byte{[]byte("virtual_hosts"), []byte("VirtualService"), []byte("HTTPRoute"), []byte("kind: Ingress")}
+var markers = [][]byte{[]byte("virtual_hosts"), []byte("VirtualService"), []byte("HTTPRoute"), []byte("kind: Ingress"), []byte("ServiceProfile")}
 
 // Load reads the manifests under root, the module root. When the module is
 // a directory of a larger repository (a service of a monorepo, whose

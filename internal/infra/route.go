@@ -2,6 +2,7 @@ package infra
 
 import (
 	"fmt"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -75,7 +76,11 @@ type Route struct {
 	// Regex: the match is a regular expression the analysis does not
 	// evaluate; the route covers no handler.
 	Regex bool
-	Dest  []string // destination hosts, clusters, backend services
+	// PathRegex: a Linkerd pathRegex, matched against the whole path.
+	PathRegex string
+	// Method: the route matches only this method ("" any).
+	Method string
+	Dest   []string // destination hosts, clusters, backend services
 	// Timeout is the request timeout; PerTry, in Retry, the timeout of
 	// one attempt. Deadline returns the one a handler sees.
 	Timeout Timeout
@@ -86,6 +91,9 @@ type Route struct {
 // Label names the route the way a census row and a message do:
 // "envoy route /v1/complete".
 func (r *Route) Label() string {
+	if r.PathRegex != "" {
+		return r.Kind + " route " + strconv.Quote(r.Name)
+	}
 	path := r.Path
 	if path == "" {
 		path = "/"
@@ -96,7 +104,7 @@ func (r *Route) Label() string {
 // settings keys a route by what it does, not where it is written.
 func (r *Route) settings() string {
 	t, rt := r.Timeout, r.Retry
-	return fmt.Sprint("settings", r.Kind, r.Path, r.Exact, r.Regex, r.Hosts, r.Dest, t.D, t.Set, t.Default,
+	return fmt.Sprint("settings", r.Kind, r.Path, r.Exact, r.Regex, r.PathRegex, r.Method, r.Hosts, r.Dest, t.D, t.Set, t.Default,
 		rt.Retries, rt.Known, rt.Default, rt.On, rt.Codes, rt.IdempotentOnly, rt.PerTry)
 }
 
@@ -118,7 +126,16 @@ func (r *Route) Covers(pattern string) bool {
 	if r.Regex {
 		return false
 	}
-	_, path := SplitPattern(pattern)
+	method, path := SplitPattern(pattern)
+	if r.Method != "" && method != "" && !hasMethod(method, r.Method) {
+		return false
+	}
+	if r.PathRegex != "" {
+		// A wildcard segment stands for some value: "x".
+		p := wildcard.ReplaceAllString(path, "x")
+		re, err := regexp.Compile("^(?:" + r.PathRegex + ")$")
+		return err == nil && re.MatchString(p)
+	}
 	if i := strings.IndexByte(path, '{'); i >= 0 {
 		path = path[:i] // a wildcard: what is fixed before it
 	}
@@ -134,6 +151,18 @@ func (r *Route) Covers(pattern string) bool {
 func pathPrefix(path, prefix string) bool {
 	return prefix == "" || strings.HasPrefix(path, prefix)
 }
+
+// hasMethod: the comma-separated list includes m.
+func hasMethod(list, m string) bool {
+	for _, x := range strings.Split(list, ",") {
+		if strings.EqualFold(strings.TrimSpace(x), m) {
+			return true
+		}
+	}
+	return false
+}
+
+var wildcard = regexp.MustCompile(`\{[^}]*\}`)
 
 // SplitPattern splits a net/http (Go 1.22) pattern into its method (""
 // when none) and path, dropping a host.
