@@ -29,7 +29,7 @@ func infraRetries(pass *analysis.Pass, res *retrymodel.Result) {
 		return
 	}
 	regs := infra.Registrations(pass.TypesInfo, pass.Files)
-	if len(regs) == 0 {
+	if len(regs) == 0 && len(res.Layers) == 0 {
 		return
 	}
 	dir := filepath.Dir(pass.Fset.File(pass.Files[0].Pos()).Name())
@@ -42,6 +42,7 @@ func infraRetries(pass *analysis.Pass, res *retrymodel.Result) {
 	for _, l := range append(append([]*retrymodel.Layer(nil), res.Layers...), res.HelperLayers...) {
 		c.byPosn[retrymodel.Shorten(pass.Fset, l.Pos)] = l
 	}
+	c.infraOutbound(cfg) // infra_outbound.go
 	for _, reg := range regs {
 		body := handlerBody(res, reg)
 		var chains []retrymodel.Chain
