@@ -127,6 +127,7 @@ func run(pass *analysis.Pass) (any, error) {
 	}
 	a.propagate(s.SrcFuncs, true)
 	a.timeoutHandlers(s.SrcFuncs)
+	a.infraHandlers(s.SrcFuncs) // infra.go
 	a.interfaceNeeds()
 	for fn, f := range a.needs {
 		if obj, ok := fn.Object().(*types.Func); ok && fn.Parent() == nil && len(fn.TypeArgs()) == 0 {

@@ -29,6 +29,7 @@ type walker struct {
 	handlers  map[*ssa.Function]deadline.Set    // handlers wrapped in http.TimeoutHandler
 	instances func(*ssa.Function) []*ssa.Function
 	hasInsts  map[*ssa.Function]bool
+	infra     *infraIndex // routes in front of handlers (infra.go), built on first use
 
 	req       deadline.Requirement
 	out       []*Row
@@ -466,6 +467,7 @@ func (w *walker) emit(fn *ssa.Function, kind string, flow deadline.Flow, path []
 		if s, ok := w.handlers[fn]; ok {
 			flow.Sets = append(flow.Sets, s)
 		}
+		flow.Sets = append(flow.Sets, w.infraSets(fn)...) // infra.go
 	}
 	d := deadline.Summarize(flow)
 	row := &Row{
@@ -505,6 +507,7 @@ func (w *walker) emit(fn *ssa.Function, kind string, flow deadline.Flow, path []
 	case deadline.FromCaller:
 		row.Note = "the context is a parameter of " + name(fn)
 	}
+	w.noteInfra(row, d) // infra.go
 	w.out = append(w.out, row)
 }
 

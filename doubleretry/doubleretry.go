@@ -9,6 +9,7 @@ import (
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/analysis/passes/inspect"
 
+	"github.com/retryvet/retryvet/analyzers/expiredctx"
 	"github.com/retryvet/retryvet/internal/analysisdoc"
 	"github.com/retryvet/retryvet/internal/directive"
 	"github.com/retryvet/retryvet/internal/retrymodel"
@@ -27,11 +28,12 @@ var Analyzer = &analysis.Analyzer{
 	Doc:      analysisdoc.Extract(doc, Name),
 	URL:      analysisdoc.URL(Name),
 	Run:      directive.Filter(Name, run),
-	Requires: []*analysis.Analyzer{inspect.Analyzer, retrymodel.Analyzer},
+	Requires: []*analysis.Analyzer{inspect.Analyzer, retrymodel.Analyzer, expiredctx.Analyzer},
 }
 
 func run(pass *analysis.Pass) (any, error) {
 	res := pass.ResultOf[retrymodel.Analyzer].(*retrymodel.Result)
+	infraRetries(pass, res) // the proxy or mesh in front (infra.go)
 	if len(res.Layers) == 0 && len(res.HelperLayers) == 0 {
 		return nil, nil // fast path: no retry layer, nothing can nest
 	}

@@ -6,6 +6,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"reflect"
 	"sort"
 	"strings"
 
@@ -33,6 +34,8 @@ var Analyzer = &analysis.Analyzer{
 	Run:       directive.Filter(Name, run),
 	Requires:  []*analysis.Analyzer{inspect.Analyzer, retrymodel.Analyzer},
 	FactTypes: []analysis.Fact{(*WritesFact)(nil)},
+	// The writes of the package, for doubleretry (result.go).
+	ResultType: reflect.TypeOf((*Writes)(nil)),
 }
 
 // checker holds what one run over a package shares.
@@ -49,7 +52,7 @@ type checker struct {
 
 func run(pass *analysis.Pass) (any, error) {
 	if !importsContext(pass.Pkg) || isStd(pass) {
-		return nil, nil // fast path: no context, nothing to expire; the standard library is in the table
+		return (*Writes)(nil), nil // fast path: no context, nothing to expire; the standard library is in the table
 	}
 	c := &checker{
 		pass:    pass,
@@ -70,7 +73,7 @@ func run(pass *analysis.Pass) (any, error) {
 	}
 	exps = append(exps, c.deferred()...)
 	if len(exps) == 0 {
-		return nil, nil
+		return &Writes{c: c}, nil
 	}
 	// Regular checks first, innermost (latest check) first; then the
 	// deferred reasons, the certain one (cancel order) first.
@@ -104,7 +107,7 @@ func run(pass *analysis.Pass) (any, error) {
 			return true
 		})
 	}
-	return nil, nil
+	return &Writes{c: c}, nil
 }
 
 // applies reports whether write w runs on e's expired context.

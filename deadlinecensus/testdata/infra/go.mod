@@ -1,0 +1,3 @@
+module example.com/infra
+
+go 1.26
