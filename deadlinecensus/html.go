@@ -252,7 +252,9 @@ details.path ol { margin: .3em 0 0; padding-left: 1.6em; }
     check(pos !== null && /:[0-9]+:[0-9]+$/.test(pos.textContent), "a step shows its position " + (pos ? pos.textContent : ""));
     check(d.getBoundingClientRect().height > 0, "the path is rendered");
   }
-  var t = tables[0];
+  var t = null;
+  tables.forEach(function (x) { if (!t || x.tBodies[0].rows.length > t.tBodies[0].rows.length) { t = x; } });
+  check(t !== null && t.tBodies[0].rows.length > 1, "a table with rows to sort");
   if (t && t.tBodies[0].rows.length > 1) {
     var th = t.tHead.rows[0].cells[2];
     th.click();

@@ -94,15 +94,15 @@ func Summarize(c *Census) Summary {
 	return s
 }
 
-// TestSummary is a pipeline's test entries in one line.
-type TestSummary struct {
+// TestEntries is a pipeline's test entries in one line.
+type TestEntries struct {
 	Entries   int
 	Shortest  *Row // the test with the shortest known deadline, nil if none is known
 	BelowNeed int  // tests whose deadline is below what the retry needs
 }
 
-func testSummary(pl *Pipeline) TestSummary {
-	var ts TestSummary
+func testSummary(pl *Pipeline) TestEntries {
+	var ts TestEntries
 	for _, r := range pl.Callers {
 		if !r.isTest() {
 			continue
