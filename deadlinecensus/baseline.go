@@ -7,9 +7,11 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"os/signal"
 	"path/filepath"
 	"slices"
 	"strings"
+	"syscall"
 	"text/tabwriter"
 
 	"github.com/retryvet/retryvet/internal/deadline"
@@ -403,14 +405,31 @@ func formatBaseline(c *Census, rows []*baseRow, old *baseFile) []byte {
 }
 
 // writeAtomic writes data to name through a temporary file in the same
-// directory and a rename, so a reader never sees half a baseline.
+// directory and a rename, so a reader never sees half a baseline. The
+// temporary file is removed on every failure, and on SIGINT or SIGTERM
+// while it exists (the process then exits 2, as on any error).
 func writeAtomic(name string, data []byte) error {
 	dir := filepath.Dir(name)
 	tmp, err := os.CreateTemp(dir, "."+filepath.Base(name)+".tmp*")
 	if err != nil {
 		return err
 	}
-	defer os.Remove(tmp.Name()) // no-op after a successful rename
+	sigs := make(chan os.Signal, 1)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	done := make(chan struct{})
+	go func() {
+		select {
+		case <-sigs:
+			os.Remove(tmp.Name())
+			os.Exit(exitUsage)
+		case <-done:
+		}
+	}()
+	defer func() {
+		signal.Stop(sigs)
+		close(done)
+		os.Remove(tmp.Name()) // no-op after a successful rename
+	}()
 	if _, err := tmp.Write(data); err != nil {
 		tmp.Close()
 		return err
@@ -429,8 +448,15 @@ func writeAtomic(name string, data []byte) error {
 	if err := os.Chmod(tmp.Name(), mode); err != nil {
 		return err
 	}
+	if beforeRename != nil {
+		beforeRename(tmp.Name())
+	}
 	return os.Rename(tmp.Name(), name)
 }
+
+// beforeRename is a test hook: it runs when the temporary file is written
+// and not yet renamed.
+var beforeRename func(tmp string)
 
 // readBaseline reads and parses the baseline; a missing file is reported
 // as such (exists false).

@@ -1,6 +1,7 @@
 package deadlinecensus
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -41,6 +42,9 @@ func Command(args []string, stdout, stderr io.Writer) int {
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return exitOK // -h asked for the help: not an error
+		}
 		return exitUsage
 	}
 	if !slices.Contains(Formats, *format) {
