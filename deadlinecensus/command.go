@@ -1,10 +1,12 @@
 package deadlinecensus
 
 import (
+	"bytes"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
+	"os"
 	"slices"
 	"strings"
 
@@ -31,11 +33,12 @@ func Command(args []string, stdout, stderr io.Writer) int {
 	gateTests := fs.Bool("gate-tests", false, "gate test entries too (listed apart in the baseline); off by default: a test's deadline shapes no production traffic")
 	useCHA := fs.Bool("cha", false, "build the call graph with CHA instead of VTA (faster, less precise)")
 	p99 := fs.Duration("p99", 0, "default p99 latency of remote calls whose function has no //retryvet:p99 directive (a directive wins), e.g. 30s")
+	htmlFile := fs.String("html", "", "also write the census as a self-contained HTML page to this file (the CI artifact)")
 	maxRows := fs.Int("max-rows", DefaultLimits.Rows, "entry paths listed per pipeline; past it the shortest are kept (deterministically) and the pipeline is marked truncated")
 	maxSteps := fs.Int("max-steps", DefaultLimits.Steps, "functions the backward walk visits per pipeline")
 	maxDepth := fs.Int("max-depth", DefaultLimits.Depth, "functions on one entry path")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: retryvet census [-format text|markdown|json|html] [-baseline FILE [-update]] [-tests] [-gate-tests] [-p99 DURATION] packages...")
+		fmt.Fprintln(stderr, "usage: retryvet census [-format text|markdown|json|html] [-baseline FILE [-update]] [-html FILE] [-tests] [-gate-tests] [-p99 DURATION] packages...")
 		fmt.Fprintln(stderr, "\nLists every pipeline (a function whose remote call is retried), every entry path that")
 		fmt.Fprintln(stderr, "reaches it, the deadline on that path and whether the retry can start; why a verdict")
 		fmt.Fprintln(stderr, "is unknown and what would decide it. Exit 0 fine, 1 the baseline gate failed, 2 usage or load error.")
@@ -98,6 +101,17 @@ func Command(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		fmt.Fprintf(stderr, "retryvet census: %v\n", err)
 		return exitUsage
+	}
+	if *htmlFile != "" {
+		var page bytes.Buffer
+		if err := WriteHTML(&page, c, WriteOptions{Tests: *tests}); err != nil {
+			fmt.Fprintf(stderr, "retryvet census: %v\n", err)
+			return exitUsage
+		}
+		if err := os.WriteFile(*htmlFile, page.Bytes(), 0o644); err != nil {
+			fmt.Fprintf(stderr, "retryvet census: writing the HTML page: %v\n", err)
+			return exitUsage
+		}
 	}
 	if err := Write(stdout, c, *format, WriteOptions{Tests: *tests}); err != nil {
 		fmt.Fprintf(stderr, "retryvet census: %v\n", err)

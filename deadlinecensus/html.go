@@ -108,6 +108,7 @@ func verdictSort(s string) int {
 var htmlTemplate = template.Must(template.New("census").Funcs(template.FuncMap{
 	"verdictSort": verdictSort,
 	"about":       func(a []string) string { return strings.Join(a, ", ") },
+	"hasPrefix":   strings.HasPrefix,
 }).Parse(htmlSource))
 
 const htmlSource = `<!DOCTYPE html>
@@ -197,7 +198,7 @@ details.path ol { margin: .3em 0 0; padding-left: 1.6em; }
 {{- range .Steps}}<li><code>{{.Func}}</code> <span class="pos">{{.Pos}}</span></li>{{end -}}
 </ol></details></td>
 <td data-sort="{{len .Reasons}}">{{if .Note}}<p class="meta">{{.Note}}</p>{{end}}{{if .Reasons}}<ul class="why">
-{{- range .Reasons}}<li><b>{{.Code}}</b> ({{about .About}}): {{.Text}}{{if .Suggestion}}. <span class="suggest">{{if eq .Code "test cannot observe the retry"}}{{.Suggestion}}{{else}}To decide it: {{.Suggestion}}{{end}}</span>{{end}}</li>{{end -}}
+{{- range .Reasons}}<li>{{if not (hasPrefix .Text .Code)}}<b>{{.Code}}</b>: {{end}}{{.Text}} <span class="pos">({{about .About}})</span>{{if .Suggestion}}. <span class="suggest">{{if eq .Code "test cannot observe the retry"}}{{.Suggestion}}{{else}}To decide it: {{.Suggestion}}{{end}}</span>{{end}}</li>{{end -}}
 </ul>{{end}}</td>
 </tr>
 {{- end}}

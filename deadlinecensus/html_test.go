@@ -54,7 +54,7 @@ func TestHTMLStructure(t *testing.T) {
 		`<li><code>queue.(*Worker).handle</code> <span class="pos">queue/worker.go:28:18</span></li>`,
 		`<details class="tests">`,
 		`<summary>Tests: 2 test entry paths, shortest deadline 5s (llm.TestCompleteShortDeadline)`,
-		`<b>p99 unknown</b> (coversP99): p99 unknown: no //retryvet:p99 on cases.Deliver or on the call it retries. <span class="suggest">To decide it: declare //retryvet:p99 on cases.Deliver or set it in .retryvet.yml</span>`,
+		`<li>p99 unknown: no //retryvet:p99 on cases.Deliver or on the call it retries <span class="pos">(coversP99)</span>. <span class="suggest">To decide it: declare //retryvet:p99 on cases.Deliver or set it in .retryvet.yml</span></li>`,
 		`<th data-type="num">deadline</th>`,
 	} {
 		if !strings.Contains(page, want) {
