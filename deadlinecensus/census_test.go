@@ -272,8 +272,8 @@ func TestTextAndMarkdown(t *testing.T) {
 		"needs 72s left for the first retry; p99 40s",
 		"none (unbounded)",
 		// Tests in one line per pipeline, with their own wording.
-		"  tests: 1 test entry path, shortest deadline 5s (llm.TestCompleteShortDeadline); 1 below what the retry needs: such a test cannot observe the retry (it passes whether or not the code waits); give it a long deadline and a watchdog that fails early (-tests lists them)",
-		"census: 4 pipelines, 22 entry paths (and 1 test paths, apart)",
+		"  tests: 2 test entry paths, shortest deadline 5s (llm.TestCompleteShortDeadline); 1 below what the retry needs: such a test cannot observe the retry (it passes whether or not the code waits); give it a long deadline and a watchdog that fails early (-tests lists them)",
+		"census: 4 pipelines, 22 entry paths (and 2 test paths, apart)",
 	} {
 		if !strings.Contains(text.String(), s) {
 			t.Errorf("text output lacks %q:\n%s", s, text.String())

@@ -23,7 +23,6 @@ const (
 	codeP99         = "p99 unknown"
 	codeAttempt     = "attempt time unknown"
 	codeNeed        = "retry policy not fixed by code"
-	codeNoRetry     = "no retry seen"
 	codeUnfolded    = "deadline not a constant"
 	codeMerged      = "deadlines merged from different paths"
 	codeFromCaller  = "deadline from caller"
@@ -51,9 +50,10 @@ func reasons(pl *Pipeline, r *Row) []Reason {
 		out = append(out, rs)
 	}
 	if r.CanStart == retrymodel.Unknown {
+		// Without a retry there is nothing to start: the pipeline's
+		// derivation says so once, not every row.
 		switch {
 		case !req.Retry:
-			add("retryCanStart", Reason{Code: codeNoRetry, Text: req.Derivation})
 		case !req.Known:
 			add("retryCanStart", Reason{Code: codeNeed, Text: "what the retry needs is unknown: " + req.Derivation, Suggestion: needFix(req, fn, declare)})
 		case r.D.Kind == deadline.Known && req.AtLeast:

@@ -15,7 +15,7 @@ type Recorder struct {
 }
 
 // Complete records the prompt and asks the real client.
-func (r *Recorder) Complete(ctx context.Context, prompt string) (string, error) {
+func (r *Recorder) Complete(ctx context.Context, prompt string) (string, error) { // want Complete:`needs 72s on param 1 for llm.\(\*Client\).Complete \(p99 40s\)`
 	r.Calls = append(r.Calls, prompt)
 	return r.C.Complete(ctx, prompt)
 }
