@@ -316,7 +316,7 @@ func gate(c *Census, base *baseFile, gateTests bool) (fails, notes []string) {
 	if len(fails) > 0 {
 		return fails, nil
 	}
-	if base.legacy {
+	if base.legacy && len(base.rows) > 0 {
 		notes = append(notes, "the baseline is in format 1 (rows keyed by the whole path): its rows are matched by pipeline, entry and deadline, and their reasons kept; -update rewrites it in format 2 (keyed by pipeline, entry and where the deadline is set)")
 	}
 	seen := map[*baseRow]bool{}
