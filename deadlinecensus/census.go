@@ -30,6 +30,8 @@ type Census struct {
 	Pipelines []*Pipeline
 	// Truncated names pipelines whose callers were too many to list.
 	Truncated []string
+	// Limits are the walk's limits this census ran with.
+	Limits Limits
 }
 
 // A Pipeline is a function that performs a retried remote call.
@@ -38,6 +40,9 @@ type Pipeline struct {
 	Position string // module-relative file:line:col
 	Req      deadline.Requirement
 	Callers  []*Row
+	// Truncated is set when the walk hit a limit: Callers holds the
+	// shortest paths only (see Limits).
+	Truncated *Truncation
 }
 
 // A Row is one entry path to a pipeline call and the deadline on it.
@@ -50,6 +55,20 @@ type Row struct {
 	Note     string // how the deadline was read, when it is not a plain duration
 	CanStart retrymodel.Tri
 	P99      retrymodel.Tri
+
+	// PathPos are the positions of Path's functions (module-relative
+	// file:line:col).
+	PathPos []string
+	// TestFile: the entry is declared in a _test.go file (a test, or a
+	// mock's method).
+	TestFile bool
+	// Place is where the deadline is set, as the baseline keys it: the
+	// enclosing function (closures not numbered) and the call, or none,
+	// from caller, unknown.
+	Place string
+	// Reasons say why a verdict is unknown and what would decide it (and,
+	// for a test, what its short deadline means).
+	Reasons []Reason
 }
 
 // Options for a census run.
@@ -69,6 +88,7 @@ type Program struct {
 	module   []*packages.Package                  // packages of the main module(s) not named: their pipelines count
 	modDirs  []string
 	funcs    map[*ssa.Function]bool // ssautil.AllFunctions(Prog), computed once
+	files    map[*token.File]fileOf // syntax by file, for the baseline's places (lazily)
 }
 
 // loadMode is what the census and its floor benchmark load.
@@ -135,8 +155,11 @@ func isTestMain(pkg *packages.Package) bool {
 	return pkg.Name == "main" && strings.HasSuffix(pkg.ID, ".test")
 }
 
-// Run takes the census of a loaded program.
-func Run(p *Program) (*Census, error) {
+// Run takes the census of a loaded program within DefaultLimits.
+func Run(p *Program) (*Census, error) { return RunWith(p, DefaultLimits) }
+
+// RunWith takes the census within the given limits.
+func RunWith(p *Program, lim Limits) (*Census, error) {
 	// The retry model over the analysed packages (and, for facts, their
 	// dependencies).
 	var roots []*packages.Package
@@ -163,9 +186,9 @@ func Run(p *Program) (*Census, error) {
 		}
 	}
 
-	w := newWalker(p)
+	w := newWalker(p, lim)
 	byName := map[string]*Pipeline{}
-	var order, truncated []string
+	var order []string
 	for _, pkg := range all {
 		res := results[pkg.Types]
 		if res == nil {
@@ -196,13 +219,7 @@ func Run(p *Program) (*Census, error) {
 					byName[name] = pl
 					order = append(order, name)
 				}
-				for _, inst := range w.instances(sfn) {
-					pl.Callers = append(pl.Callers, w.walkFrom(inst, req)...)
-				}
-				if w.truncated {
-					truncated = append(truncated, name)
-					w.truncated = false
-				}
+				w.walkInto(pl, sfn, req)
 			}
 		}
 	}
@@ -238,23 +255,39 @@ func Run(p *Program) (*Census, error) {
 			pl := &Pipeline{Function: name, Position: p.posn(l.Func.Pos()), Req: req}
 			byName[name] = pl
 			order = append(order, name)
-			for _, inst := range w.instances(sfn) {
-				pl.Callers = append(pl.Callers, w.walkFrom(inst, req)...)
-			}
-			if w.truncated {
-				truncated = append(truncated, name)
-				w.truncated = false
-			}
+			w.walkInto(pl, sfn, req)
 		}
 	}
-	out := &Census{Truncated: truncated}
+	out := &Census{Limits: lim}
 	slices.Sort(order)
 	for _, name := range order {
 		pl := byName[name]
 		pl.Callers = dedupRows(pl.Callers)
+		for _, r := range pl.Callers {
+			r.Place = p.place(r)
+			r.Reasons = reasons(pl, r)
+		}
+		if pl.Truncated != nil {
+			out.Truncated = append(out.Truncated, name)
+		}
 		out.Pipelines = append(out.Pipelines, pl)
 	}
 	return out, nil
+}
+
+// walkInto adds the entry paths to pipeline function fn (all its
+// instances) to pl. A pipeline found twice (its function in a package and
+// in the package's test variant) is walked within one set of limits.
+func (w *walker) walkInto(pl *Pipeline, fn *ssa.Function, req deadline.Requirement) {
+	rows, trunc := w.walkPipeline(w.instances(fn), req)
+	pl.Callers = append(pl.Callers, rows...)
+	if trunc != nil {
+		if pl.Truncated == nil {
+			pl.Truncated = trunc
+		} else {
+			pl.Truncated.RowsKept += trunc.RowsKept
+		}
+	}
 }
 
 func dedupRows(rows []*Row) []*Row {

@@ -271,10 +271,27 @@ func TestTextAndMarkdown(t *testing.T) {
 		"pipeline example.com/t/llm.(*Client).Complete (llm/client.go:54:18)",
 		"needs 72s left for the first retry; p99 40s",
 		"none (unbounded)",
-		"tests (a test whose deadline is below the need cannot observe the retry):",
+		// Tests in one line per pipeline, with their own wording.
+		"  tests: 2 test entry paths, shortest deadline 5s (llm.TestCompleteShortDeadline); 1 below what the retry needs: such a test cannot observe the retry (it passes whether or not the code waits); give it a long deadline and a watchdog that fails early (-tests lists them)",
+		"census: 4 pipelines, 22 entry paths (and 2 test paths, apart)",
 	} {
 		if !strings.Contains(text.String(), s) {
 			t.Errorf("text output lacks %q:\n%s", s, text.String())
+		}
+	}
+	if strings.Contains(text.String(), "llm.TestCompleteShortDeadline  test") {
+		t.Errorf("text output lists a test row without -tests:\n%s", text.String())
+	}
+	var all bytes.Buffer
+	if err := Write(&all, c, "text", WriteOptions{Tests: true}); err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range []string{
+		"tests (a test whose deadline is below the need cannot observe the retry):",
+		"llm.TestCompleteShortDeadline: the test's deadline 5s is below the 72s the retry needs: the test cannot observe the retry (it passes whether or not the code waits); give the test a long deadline and a watchdog that fails early",
+	} {
+		if !strings.Contains(all.String(), s) {
+			t.Errorf("text output with -tests lacks %q:\n%s", s, all.String())
 		}
 	}
 	if !strings.Contains(md.String(), "| `queue.(*Worker).Run` | goroutine | 40s | queue/worker.go:29:17 | **no** | yes |") {
@@ -307,7 +324,7 @@ func TestGate(t *testing.T) {
 
 	// A fresh baseline lists every row; the gate fails on queue and batch
 	// until they carry a reason.
-	data := formatBaseline(rowsOf(c), nil)
+	data := formatBaseline(c, rowsOf(c, false), nil)
 	if err := writeAtomic(file, data); err != nil {
 		t.Fatal(err)
 	}
@@ -315,8 +332,8 @@ func TestGate(t *testing.T) {
 	if err != nil {
 		t.Fatalf("the baseline we write does not parse: %v\n%s", err, data)
 	}
-	fails, _ := gate(c, base)
-	if len(fails) != 2 || !strings.Contains(fails[0]+fails[1], "queue.(*Worker).Run") || !strings.Contains(fails[0]+fails[1], "batch.Run$1") {
+	fails, _ := gate(c, base, false)
+	if len(fails) != 2 || !strings.Contains(fails[0]+fails[1], "queue.(*Worker).Run") || !strings.Contains(fails[0]+fails[1], "batch.Run (closure)") {
 		t.Fatalf("gate on a fresh baseline: want the queue and batch rows, got %q", fails)
 	}
 	for _, f := range fails {
@@ -328,7 +345,7 @@ func TestGate(t *testing.T) {
 	// Accept both with a reason: the gate passes.
 	lines := strings.Split(string(data), "\n")
 	for i, l := range lines {
-		if strings.Contains(l, "| example.com/t/queue.(*Worker).Run") || strings.Contains(l, "| example.com/t/batch.Run$1") {
+		if strings.Contains(l, "| example.com/t/queue.(*Worker).Run") || strings.Contains(l, "| example.com/t/batch.Run (closure)") {
 			lines[i] = l + " the broker redelivers; raising the deadline is tracked in #42"
 		}
 	}
@@ -337,13 +354,13 @@ func TestGate(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if fails, _ := gate(c, base); len(fails) != 0 {
+	if fails, _ := gate(c, base, false); len(fails) != 0 {
 		t.Fatalf("gate with accepted rows: %q", fails)
 	}
 
 	// -update keeps the reasons.
-	again := formatBaseline(rowsOf(c), base)
-	if !bytes.Equal(again, formatBaseline(rowsOf(c), base)) {
+	again := formatBaseline(c, rowsOf(c, false), base)
+	if !bytes.Equal(again, formatBaseline(c, rowsOf(c, false), base)) {
 		t.Error("baseline output is not stable")
 	}
 	if n := strings.Count(string(again), "tracked in #42"); n != 2 {
@@ -358,7 +375,7 @@ func TestGate(t *testing.T) {
 		}
 	}
 	base, _ = parseBaseline(file, []byte(strings.Join(without, "\n")), false)
-	fails, _ = gate(c, base)
+	fails, _ = gate(c, base, false)
 	if len(fails) != 1 || !strings.Contains(fails[0], "new entry path not in the baseline: cli.main") {
 		t.Errorf("new path: %q", fails)
 	}
@@ -366,14 +383,14 @@ func TestGate(t *testing.T) {
 	// Drift: the baseline says the job had 150s.
 	drifted := strings.Replace(string(accepted), "| 200s ", "| 150s ", 1)
 	base, _ = parseBaseline(file, []byte(drifted), false)
-	fails, _ = gate(c, base)
+	fails, _ = gate(c, base, false)
 	if len(fails) != 1 || !strings.Contains(fails[0], "drifted apart") || !strings.Contains(fails[0], "deadline 200s (baseline line") {
 		t.Errorf("drift: %q", fails)
 	}
 	// Drift in R: the policy changed under an accepted row.
 	drifted = strings.Replace(string(accepted), "| 72s ", "| 60s ", -1)
 	base, _ = parseBaseline(file, []byte(drifted), false)
-	fails, _ = gate(c, base)
+	fails, _ = gate(c, base, false)
 	if len(fails) != 5 {
 		t.Errorf("required drift: want every row to fail, got %q", fails)
 	}
@@ -421,7 +438,7 @@ func TestCommandBaseline(t *testing.T) {
 	if code != 1 {
 		t.Fatalf("gate: exit %d, want 1\n%s", code, stderr)
 	}
-	if strings.Count(stderr, "FAIL:") != 2 || !strings.Contains(stderr, "queue.(*Worker).Run") || !strings.Contains(stderr, "batch.Run$1") {
+	if strings.Count(stderr, "FAIL:") != 2 || !strings.Contains(stderr, "queue.(*Worker).Run") || !strings.Contains(stderr, "batch.Run (closure)") {
 		t.Errorf("gate output:\n%s", stderr)
 	}
 	if !strings.Contains(stdout, "pipeline example.com/t/llm.(*Client).Complete") {

@@ -1,9 +1,14 @@
 package deadlinecensus
 
 import (
+	"bytes"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
+	"os"
+	"slices"
+	"strings"
 
 	"github.com/retryvet/retryvet/internal/retrymodel"
 )
@@ -21,25 +26,37 @@ const (
 func Command(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("census", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	format := fs.String("format", "text", "output format: text, markdown or json")
-	baseline := fs.String("baseline", "", "gate against this baseline file (exit 1 on a new path, an unaccepted short deadline, or drift)")
+	format := fs.String("format", "text", "output format: "+strings.Join(Formats, ", "))
+	baseline := fs.String("baseline", "", "gate against this baseline file (exit 1 on a new entry or deadline place, an unaccepted short deadline, or drift)")
 	update := fs.Bool("update", false, "rewrite the -baseline file from this census, keeping the reasons it gives")
-	tests := fs.Bool("tests", true, "include tests (listed apart, kind test)")
+	tests := fs.Bool("tests", false, "list test entries (functions and methods declared in _test.go files) row by row; without it each pipeline's tests are one line (JSON always lists them)")
+	gateTests := fs.Bool("gate-tests", false, "gate test entries too (listed apart in the baseline); off by default: a test's deadline shapes no production traffic")
 	useCHA := fs.Bool("cha", false, "build the call graph with CHA instead of VTA (faster, less precise)")
 	p99 := fs.Duration("p99", 0, "default p99 latency of remote calls whose function has no //retryvet:p99 directive (a directive wins), e.g. 30s")
+	htmlFile := fs.String("html", "", "also write the census as a self-contained HTML page to this file (the CI artifact)")
+	maxRows := fs.Int("max-rows", DefaultLimits.Rows, "entry paths listed per pipeline; past it the shortest are kept (deterministically) and the pipeline is marked truncated")
+	maxSteps := fs.Int("max-steps", DefaultLimits.Steps, "functions the backward walk visits per pipeline")
+	maxDepth := fs.Int("max-depth", DefaultLimits.Depth, "functions on one entry path")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: retryvet census [-format text|markdown|json] [-baseline FILE [-update]] [-p99 DURATION] packages...")
+		fmt.Fprintln(stderr, "usage: retryvet census [-format text|markdown|json|html] [-baseline FILE [-update]] [-html FILE] [-tests] [-gate-tests] [-p99 DURATION] packages...")
 		fmt.Fprintln(stderr, "\nLists every pipeline (a function whose remote call is retried), every entry path that")
-		fmt.Fprintln(stderr, "reaches it, the deadline on that path and whether the retry can start.")
+		fmt.Fprintln(stderr, "reaches it, the deadline on that path and whether the retry can start; why a verdict")
+		fmt.Fprintln(stderr, "is unknown and what would decide it. Exit 0 fine, 1 the baseline gate failed, 2 usage or load error.")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return exitOK // -h asked for the help: not an error
+		}
 		return exitUsage
 	}
-	switch *format {
-	case "text", "markdown", "json":
-	default:
-		fmt.Fprintf(stderr, "retryvet census: unknown -format %q (want text, markdown or json)\n", *format)
+	if !slices.Contains(Formats, *format) {
+		fmt.Fprintf(stderr, "retryvet census: unknown -format %q (want %s)\n", *format, strings.Join(Formats, ", "))
+		return exitUsage
+	}
+	lim := Limits{Rows: *maxRows, Steps: *maxSteps, Depth: *maxDepth}
+	if lim.Rows < 1 || lim.Steps < 1 || lim.Depth < 1 {
+		fmt.Fprintln(stderr, "retryvet census: -max-rows, -max-steps and -max-depth must be positive")
 		return exitUsage
 	}
 	if *p99 < 0 {
@@ -59,7 +76,7 @@ func Command(args []string, stdout, stderr io.Writer) int {
 	}
 	// Read the baseline first: a malformed one is an error before any work
 	// (and is never replaced, except by -update).
-	var base map[string][]*baseRow
+	var base *baseFile
 	if *baseline != "" {
 		var exists bool
 		var err error
@@ -73,25 +90,30 @@ func Command(args []string, stdout, stderr io.Writer) int {
 			return exitUsage
 		}
 	}
-	prog, err := Load(Options{Tests: *tests, CHA: *useCHA}, patterns...)
+	// Tests are always loaded: test entries are summarised (or listed with
+	// -tests), and a _test.go file may declare a production path's caller.
+	prog, err := Load(Options{Tests: true, CHA: *useCHA}, patterns...)
 	if err != nil {
 		fmt.Fprintf(stderr, "retryvet census: %v\n", err)
 		return exitUsage
 	}
-	c, err := Run(prog)
+	c, err := RunWith(prog, lim)
 	if err != nil {
 		fmt.Fprintf(stderr, "retryvet census: %v\n", err)
 		return exitUsage
 	}
-	switch *format {
-	case "json":
-		err = WriteJSON(stdout, c)
-	case "markdown":
-		err = WriteMarkdown(stdout, c)
-	default:
-		err = WriteText(stdout, c)
+	if *htmlFile != "" {
+		var page bytes.Buffer
+		if err := WriteHTML(&page, c, WriteOptions{Tests: *tests}); err != nil {
+			fmt.Fprintf(stderr, "retryvet census: %v\n", err)
+			return exitUsage
+		}
+		if err := os.WriteFile(*htmlFile, page.Bytes(), 0o644); err != nil {
+			fmt.Fprintf(stderr, "retryvet census: writing the HTML page: %v\n", err)
+			return exitUsage
+		}
 	}
-	if err != nil {
+	if err := Write(stdout, c, *format, WriteOptions{Tests: *tests}); err != nil {
 		fmt.Fprintf(stderr, "retryvet census: %v\n", err)
 		return exitUsage
 	}
@@ -99,14 +121,22 @@ func Command(args []string, stdout, stderr io.Writer) int {
 		return exitOK
 	}
 	if *update {
-		if err := writeAtomic(*baseline, formatBaseline(rowsOf(c), base)); err != nil {
+		rows := rowsOf(c, *gateTests)
+		if err := writeAtomic(*baseline, formatBaseline(c, rows, base)); err != nil {
 			fmt.Fprintf(stderr, "retryvet census: writing the baseline: %v\n", err)
 			return exitUsage
 		}
-		fmt.Fprintf(stderr, "retryvet census: wrote %s (%d rows)\n", *baseline, len(rowsOf(c)))
+		msg := fmt.Sprintf("retryvet census: wrote %s (%d rows", *baseline, len(rows))
+		if base.legacy && len(base.rows) > 0 {
+			msg += "; converted from format 1: rows are now keyed by pipeline, entry and where the deadline is set, reasons matched by pipeline, entry and deadline"
+		}
+		fmt.Fprintln(stderr, msg+")")
+		for _, name := range c.Truncated {
+			fmt.Fprintf(stderr, "retryvet census: note: the census of %s is truncated; the gate compares it only with these limits (%s)\n", name, c.Limits)
+		}
 		return exitOK
 	}
-	fails, notes := gate(c, base)
+	fails, notes := gate(c, base, *gateTests)
 	for _, n := range notes {
 		fmt.Fprintf(stderr, "note: %s\n", n)
 	}

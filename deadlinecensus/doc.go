@@ -65,17 +65,60 @@
 // is remote), contexts kept in struct fields, and entries that set no
 // deadline (nothing to report where nothing is set).
 //
-// `retryvet census [-format text|markdown|json] [-baseline FILE [-update]]
-// packages...` loads the whole program, builds SSA and a VTA call graph, and
-// walks back from every pipeline to every entry (main, init, HTTP handlers,
-// goroutines, exported functions whose context comes from outside, tests),
-// following the context from the entry to the pipeline call. It prints one
-// row per entry path with the deadline and where it is set, whether the
-// retry can start and whether the deadline covers the p99. With -baseline
-// it is the CI gate: exit 1 on an entry path the baseline does not list, on
-// a row whose retry cannot start (or whose deadline is below the p99)
-// unless the baseline gives a reason, and on a required time or deadline
-// that changed; -update rewrites the baseline, keeping the reasons. Both use
+// `retryvet census [-format text|markdown|json|html] [-baseline FILE
+// [-update]] packages...` loads the whole program, builds SSA and a VTA
+// call graph, and walks back from every pipeline to every entry (main,
+// init, HTTP handlers, goroutines, exported functions whose context comes
+// from outside, tests), following the context from the entry to the
+// pipeline call. It prints a summary (pipelines, entry paths, verdicts yes
+// / no / unknown, the most common reasons for unknown), then one row per
+// entry path with the deadline and where it is set, whether the retry can
+// start and whether the deadline covers the p99; every unknown verdict
+// says why and what would decide it (a //retryvet:p99 directive, a value
+// in .retryvet.yml, the callers' packages on the command line). Both use
 // the same derivation of R (internal/deadline.Derive) and the same context
 // tracing (internal/deadline.Tracer).
+//
+// # Tests
+//
+// Entries declared in _test.go files (tests, and methods of mocks nothing
+// calls) are apart: text, markdown and HTML give each pipeline's tests one
+// line (how many, the shortest deadline, how many are below the need)
+// unless -tests lists them. A test whose deadline is below what the retry
+// needs cannot observe the retry: it passes whether or not the code waits;
+// give it a long deadline and a watchdog that fails early. The baseline
+// gates them only with -gate-tests (off by default: a test's deadline
+// shapes no production traffic, and gating tests makes every test
+// refactoring a baseline edit).
+//
+// # Limits
+//
+// A pipeline with very many callers is walked within limits: -max-rows
+// (1000 entry paths), -max-steps (200000 functions visited), -max-depth
+// (40 functions on a path). The walk goes breadth first and takes callers
+// in a fixed order (by name, package and call position), so a walk that
+// hits a limit keeps the same rows on every run: the shortest paths, ties
+// in that order read from the pipeline outward. Every format marks such a
+// pipeline truncated and names the limit.
+//
+// # The baseline gate
+//
+// With -baseline FILE the census is the CI gate: exit 1 on an entry or a
+// deadline place the baseline does not list, on a row whose retry cannot
+// start (or whose deadline is below the p99) unless the baseline gives a
+// reason, and on a required time or deadline that changed; -update
+// rewrites the baseline, keeping the reasons. A row is keyed by the
+// pipeline, the entry (closures not numbered: batch.Run (closure)) and
+// the place where the deadline is set, written as the function and the
+// call (queue.(*Worker).handle: context.WithTimeout(ctx, ItemTimeout)) or
+// none, from caller, unknown: ...; a new func literal or a function moved
+// within its file keeps every key. Rows of one key are one baseline row
+// (the worst verdicts, the shortest path as information). The baseline
+// records the limits it was written with; a truncated census is compared
+// only with a baseline written with the same limits. A baseline of the
+// first format (keyed by the whole path) is still read: its rows match by
+// pipeline, entry and deadline, and -update rewrites it.
+//
+// Exit codes: 0 fine, 1 the gate failed (each failing row named), 2 usage
+// or load error (a malformed baseline names its line and is left alone).
 package deadlinecensus

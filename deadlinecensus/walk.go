@@ -1,7 +1,11 @@
 package deadlinecensus
 
 import (
+	"fmt"
+	"go/token"
 	"go/types"
+	"maps"
+	"slices"
 	"strings"
 
 	"golang.org/x/tools/go/callgraph"
@@ -13,12 +17,38 @@ import (
 	"github.com/retryvet/retryvet/internal/retrymodel"
 )
 
-// Limits of the backward walk from one pipeline.
-const (
-	maxDepth = 40
-	maxSteps = 200000
-	maxRows  = 1000
-)
+// Limits bound the backward walk from one pipeline. A walk that hits one
+// keeps a deterministic subset: it goes breadth first, callers in a fixed
+// order (by name, package and call position), so the rows it keeps are
+// those with the shortest paths, ties broken by that order.
+type Limits struct {
+	Rows  int // entry paths listed per pipeline
+	Steps int // functions visited per pipeline
+	Depth int // functions on one path
+}
+
+// DefaultLimits are the limits of `retryvet census` without -max-rows or
+// -max-steps.
+var DefaultLimits = Limits{Rows: 1000, Steps: 200000, Depth: 40}
+
+func (l Limits) String() string {
+	return fmt.Sprintf("rows=%d steps=%d depth=%d", l.Rows, l.Steps, l.Depth)
+}
+
+// A Truncation says that a pipeline's walk hit a limit, and which.
+type Truncation struct {
+	RowsKept int    // rows listed (before rows with the same key are merged)
+	Limit    string // "rows", "steps" or "depth": the first limit hit
+	Limits   Limits
+}
+
+// An item is one function on the walk's frontier: the context flow traced
+// so far and the path from it to the pipeline.
+type item struct {
+	fn   *ssa.Function
+	flow deadline.Flow
+	path []*ssa.Function
+}
 
 // walker walks the call graph backward from a pipeline to its entries,
 // following the context the pipeline receives to where it was made.
@@ -31,25 +61,34 @@ type walker struct {
 	hasInsts  map[*ssa.Function]bool
 	infra     *infraIndex // routes in front of handlers (infra.go), built on first use
 
-	req       deadline.Requirement
-	out       []*Row
-	steps     int
-	truncated bool
+	lim    Limits
+	sorted map[*callgraph.Node][]*callgraph.Edge // In edges in walk order
+
+	req   deadline.Requirement
+	out   []*Row
+	steps int
+	next  []item // the frontier one level further from the pipeline
+	trunc *Truncation
 }
 
-func newWalker(p *Program) *walker {
+func newWalker(p *Program, lim Limits) *walker {
 	w := &walker{
 		p:        p,
 		tracer:   &deadline.Tracer{Folder: p.folder(map[*types.Package]*durconst.Folder{})},
 		creators: map[*ssa.Function][]*ssa.Function{},
 		handlers: map[*ssa.Function]deadline.Set{},
+		lim:      lim,
+		sorted:   map[*callgraph.Node][]*callgraph.Edge{},
 	}
 	insts := map[*ssa.Function][]*ssa.Function{}
 	funcs := p.funcs
 	if funcs == nil {
 		funcs = ssautil.AllFunctions(p.Prog)
 	}
-	for fn := range funcs {
+	// In a fixed order: the creators lists and the handlers map are built
+	// from it, and the walk's order (so what a truncated walk keeps)
+	// follows them.
+	for _, fn := range w.sortFuncs(slices.Collect(maps.Keys(funcs))) {
 		if o := fn.Origin(); o != nil && o != fn {
 			insts[o] = append(insts[o], fn)
 		}
@@ -59,8 +98,12 @@ func newWalker(p *Program) *walker {
 		w.index(fn)
 	}
 	w.hasInsts = map[*ssa.Function]bool{}
-	for o := range insts {
+	for o, is := range insts {
 		w.hasInsts[o] = true
+		w.sortFuncs(is)
+	}
+	for _, cs := range w.creators {
+		w.sortFuncs(cs)
 	}
 	w.instances = func(fn *ssa.Function) []*ssa.Function {
 		if is := insts[fn]; len(is) > 0 {
@@ -161,9 +204,54 @@ func (w *walker) timeoutSet(c *ssa.Call) deadline.Set {
 	return w.tracer.DeadlineSet(c, "http.TimeoutHandler")
 }
 
-// walkFrom lists the entry paths to pipeline function fn.
-func (w *walker) walkFrom(fn *ssa.Function, req deadline.Requirement) []*Row {
-	w.req, w.out, w.steps = req, nil, 0
+// walkPipeline lists the entry paths to a pipeline (its instances, for a
+// generic one), breadth first, within the walker's limits; the Truncation
+// is nil when no limit was hit.
+func (w *walker) walkPipeline(insts []*ssa.Function, req deadline.Requirement) ([]*Row, *Truncation) {
+	w.req, w.out, w.steps, w.next, w.trunc = req, nil, 0, nil, nil
+	for _, fn := range insts {
+		w.push(fn, w.start(fn), []*ssa.Function{fn})
+	}
+	for len(w.next) > 0 && w.trunc == nil {
+		level := w.next
+		w.next = nil
+		for _, it := range level {
+			w.steps++
+			if w.steps > w.lim.Steps {
+				w.truncate("steps")
+				break
+			}
+			if len(w.out) >= w.lim.Rows {
+				w.truncate("rows")
+				break
+			}
+			w.walk(it.fn, it.flow, it.path)
+		}
+	}
+	if len(w.out) > w.lim.Rows {
+		// A level's last function may emit more than one row.
+		w.out = w.out[:w.lim.Rows]
+		w.truncate("rows")
+	}
+	if w.trunc != nil {
+		w.trunc.RowsKept = len(w.out)
+	}
+	return w.out, w.trunc
+}
+
+func (w *walker) truncate(limit string) {
+	if w.trunc == nil {
+		w.trunc = &Truncation{Limit: limit, Limits: w.lim}
+	}
+}
+
+// push puts a function on the next level of the walk.
+func (w *walker) push(fn *ssa.Function, flow deadline.Flow, path []*ssa.Function) {
+	w.next = append(w.next, item{fn, flow, path})
+}
+
+// start is the flow the walk from pipeline fn begins with.
+func (w *walker) start(fn *ssa.Function) deadline.Flow {
 	ctx := -1
 	for i, prm := range fn.Params {
 		if retrymodel.IsContext(prm.Type()) {
@@ -171,16 +259,73 @@ func (w *walker) walkFrom(fn *ssa.Function, req deadline.Requirement) []*Row {
 			break
 		}
 	}
-	var start deadline.Flow
-	if ctx >= 0 {
-		start = deadline.Flow{Origin: deadline.Param, Index: ctx}
-	} else if setsDeadline(fn) {
-		start = deadline.Flow{Origin: deadline.Opaque, Pos: fn.Pos(), What: "the pipeline takes no context.Context and sets its own deadline"}
-	} else {
-		start = deadline.Flow{Origin: deadline.Background, Pos: fn.Pos(), What: noContext}
+	switch {
+	case ctx >= 0:
+		return deadline.Flow{Origin: deadline.Param, Index: ctx}
+	case setsDeadline(fn):
+		return deadline.Flow{Origin: deadline.Opaque, Pos: fn.Pos(), What: "the pipeline takes no context.Context and sets its own deadline"}
 	}
-	w.walk(fn, start, []*ssa.Function{fn})
-	return w.out
+	return deadline.Flow{Origin: deadline.Background, Pos: fn.Pos(), What: noContext}
+}
+
+// sortFuncs orders functions by name, package and position, in place.
+func (w *walker) sortFuncs(fs []*ssa.Function) []*ssa.Function {
+	slices.SortStableFunc(fs, w.cmpFunc)
+	return fs
+}
+
+func (w *walker) cmpFunc(a, b *ssa.Function) int {
+	if a == b {
+		return 0
+	}
+	if c := strings.Compare(a.String(), b.String()); c != 0 {
+		return c
+	}
+	if c := strings.Compare(w.pkgID(a), w.pkgID(b)); c != 0 {
+		return c
+	}
+	return cmpPos(w.p.Prog.Fset, a.Pos(), b.Pos())
+}
+
+// pkgID tells a package from its test variant (same path, same names).
+func (w *walker) pkgID(fn *ssa.Function) string {
+	for f := fn; f != nil; f = f.Origin() {
+		if f.Pkg != nil {
+			if pkg := w.p.all[f.Pkg.Pkg]; pkg != nil {
+				return pkg.ID
+			}
+			return f.Pkg.Pkg.Path()
+		}
+		if f.Origin() == f {
+			break
+		}
+	}
+	return ""
+}
+
+func cmpPos(fset *token.FileSet, a, b token.Pos) int {
+	pa, pb := fset.Position(a), fset.Position(b)
+	if c := strings.Compare(pa.Filename, pb.Filename); c != 0 {
+		return c
+	}
+	return pa.Offset - pb.Offset
+}
+
+// inEdges returns node's incoming edges in the walk's order: by caller,
+// then call position. The call graph's own order is not stable.
+func (w *walker) inEdges(node *callgraph.Node) []*callgraph.Edge {
+	if es, ok := w.sorted[node]; ok {
+		return es
+	}
+	es := slices.Clone(node.In)
+	slices.SortStableFunc(es, func(a, b *callgraph.Edge) int {
+		if c := w.cmpFunc(a.Caller.Func, b.Caller.Func); c != 0 {
+			return c
+		}
+		return cmpPos(w.p.Prog.Fset, a.Site.Pos(), b.Site.Pos())
+	})
+	w.sorted[node] = es
+	return es
 }
 
 // genericBody: the body of a generic function that has instances; the
@@ -240,18 +385,15 @@ func (w *walker) onPath(fn *ssa.Function, path []*ssa.Function) bool {
 	return false
 }
 
+// walk takes one step of the walk: fn is an entry (emit a row) or its
+// callers go on the next level.
 func (w *walker) walk(fn *ssa.Function, flow deadline.Flow, path []*ssa.Function) {
-	w.steps++
-	if w.steps > maxSteps || len(w.out) >= maxRows {
-		w.truncated = true
-		return
-	}
 	if kind := stopKind(fn); kind != "" {
 		w.emit(fn, kind, flow, path)
 		return
 	}
-	if len(path) > maxDepth {
-		w.truncated = true
+	if len(path) > w.lim.Depth {
+		w.truncate("depth")
 		return
 	}
 	if flow.Origin == deadline.FreeVar {
@@ -265,13 +407,13 @@ func (w *walker) walk(fn *ssa.Function, flow deadline.Flow, path []*ssa.Function
 		if w.onPath(parent, path) {
 			return
 		}
-		w.walk(parent, join(flow, fl), prepend(parent, path))
+		w.push(parent, join(flow, fl), prepend(parent, path))
 		return
 	}
 	var edges []*callgraph.Edge
 	recursive := false
 	if node := w.p.Graph.Nodes[fn]; node != nil {
-		for _, e := range node.In {
+		for _, e := range w.inEdges(node) {
 			if !w.isAnalyzed(e.Caller.Func) || w.genericBody(e.Caller.Func) {
 				continue
 			}
@@ -311,7 +453,7 @@ func (w *walker) walk(fn *ssa.Function, flow deadline.Flow, path []*ssa.Function
 			return
 		}
 		for _, c := range next {
-			w.walk(c, flow, prepend(c, path))
+			w.push(c, flow, prepend(c, path))
 		}
 		return
 	}
@@ -342,7 +484,7 @@ func (w *walker) walk(fn *ssa.Function, flow deadline.Flow, path []*ssa.Function
 			}
 			continue
 		}
-		w.walk(caller, nf, prepend(caller, path))
+		w.push(caller, nf, prepend(caller, path))
 	}
 }
 
@@ -479,7 +621,9 @@ func (w *walker) emit(fn *ssa.Function, kind string, flow deadline.Flow, path []
 	}
 	for _, f := range path {
 		row.Path = append(row.Path, name(f))
+		row.PathPos = append(row.PathPos, w.p.posn(f.Pos()))
 	}
+	row.TestFile = inTestFile(fn)
 	switch d.Kind {
 	case deadline.Known, deadline.Unfolded:
 		row.Source = w.p.posn(d.Src)
@@ -558,7 +702,7 @@ func (w *walker) remoteVia(fn *ssa.Function, l *retrymodel.Layer, results map[*t
 			return
 		}
 		if node := w.p.Graph.Nodes[g]; node != nil {
-			for _, e := range node.Out {
+			for _, e := range w.outEdges(node) {
 				visit(e.Callee.Func, depth+1)
 			}
 		}
@@ -569,7 +713,7 @@ func (w *walker) remoteVia(fn *ssa.Function, l *retrymodel.Layer, results map[*t
 		if node == nil {
 			return
 		}
-		for _, e := range node.Out {
+		for _, e := range w.outEdges(node) {
 			if pos := e.Site.Pos(); pos >= lo && pos <= hi {
 				visit(e.Callee.Func, 0)
 			}
@@ -582,4 +726,16 @@ func (w *walker) remoteVia(fn *ssa.Function, l *retrymodel.Layer, results map[*t
 	}
 	scan(fn)
 	return found
+}
+
+// outEdges returns node's outgoing edges by call position, then callee.
+func (w *walker) outEdges(node *callgraph.Node) []*callgraph.Edge {
+	es := slices.Clone(node.Out)
+	slices.SortStableFunc(es, func(a, b *callgraph.Edge) int {
+		if c := cmpPos(w.p.Prog.Fset, a.Site.Pos(), b.Site.Pos()); c != 0 {
+			return c
+		}
+		return w.cmpFunc(a.Callee.Func, b.Callee.Func)
+	})
+	return es
 }

@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -16,8 +17,11 @@ import (
 // retryvet built here on PATH and GITHUB_STEP_SUMMARY pointing at a file:
 //
 //   - on the whole suite, go vet -vettool reports the findings and fails,
-//     the summary gets the markdown census, and without a baseline the
-//     gate fails, saying how to create one;
+//     the summary gets the markdown census, the report directory the whole
+//     census (markdown and HTML), and without a baseline the gate fails,
+//     saying how to create one;
+//   - with a summary limit below the census's size, the summary holds
+//     whole lines below the limit and says where the whole table is;
 //   - after census -update, a new entry path to a pipeline fails the gate;
 //   - a package with nothing to report and a baseline passes.
 //
@@ -70,6 +74,32 @@ func TestCIScript(t *testing.T) {
 	s, _ := os.ReadFile(summary)
 	if !strings.Contains(string(s), "## retryvet census") || !strings.Contains(string(s), "census.Complete") || !strings.Contains(string(s), "census.Handle") {
 		t.Errorf("the step summary has no census row for census.Handle -> census.Complete:\n%s", s)
+	}
+	md, _ := os.ReadFile(filepath.Join(dir, "retryvet-report", "census.md"))
+	page, _ := os.ReadFile(filepath.Join(dir, "retryvet-report", "census.html"))
+	if !strings.Contains(string(s), string(md)) || !strings.Contains(string(md), "census.Handle") {
+		t.Errorf("the report's census.md is not what the summary shows:\n%s", md)
+	}
+	if !strings.HasPrefix(string(page), "<!DOCTYPE html>") || !strings.Contains(string(page), "<code>census.Handle</code>") {
+		t.Errorf("the report has no HTML page with the census.Handle row:\n%.500s", page)
+	}
+
+	// The summary is capped: whole lines, below the limit, and a line
+	// saying where the whole table is.
+	os.Remove(summary)
+	limit := len(md) / 2
+	capped := append(slicesDeleteEnv(env, "RETRYVET_SUMMARY_LIMIT"), "RETRYVET_SUMMARY_LIMIT="+strconv.Itoa(limit))
+	cmd := exec.Command("bash", script)
+	cmd.Dir, cmd.Env = dir, capped
+	cmd.Run()
+	s, _ = os.ReadFile(summary)
+	table, note, _ := strings.Cut(string(s), "**The census is ")
+	if note == "" || !strings.Contains(note, "The whole table is in the artifact `retryvet-report` (census.md, census.html)") {
+		t.Errorf("capped summary: no line saying where the whole table is:\n%s", s)
+	}
+	body := strings.TrimPrefix(table, "## retryvet census\n\n")
+	if len(body) > limit+1 || !strings.HasPrefix(string(md), strings.TrimRight(body, "\n")) {
+		t.Errorf("capped summary: %d bytes of census for a limit of %d, or not whole lines of it:\n%s", len(body), limit, s)
 	}
 
 	// The baseline, as a user creates it.

@@ -4,21 +4,27 @@
 #   docs/ci/retryvet-ci.sh [packages...]        (default ./...)
 #
 # 1. go vet -vettool=retryvet: every analyzer, with facts across packages.
-# 2. retryvet census -format markdown, appended to $GITHUB_STEP_SUMMARY
-#    (or printed when that is unset): every pipeline, every entry path,
-#    the deadline on it and whether the retry can start.
-# 3. retryvet census -baseline $RETRYVET_BASELINE: the gate. It fails on a
-#    new entry path, a short deadline the baseline does not accept, or a
-#    row that drifted. Refresh it deliberately with
+# 2. retryvet census: the whole report goes to $RETRYVET_REPORT_DIR
+#    (census.md, census.html: publish the directory as an artifact), and
+#    the markdown to $GITHUB_STEP_SUMMARY (printed when that is unset),
+#    capped at $RETRYVET_SUMMARY_LIMIT bytes (900 KiB: GitHub keeps 1 MiB
+#    of a step's summary) with a line saying where the whole table is.
+#    Every pipeline, every entry path, the deadline on it, whether the
+#    retry can start, and why a verdict is unknown.
+# 3. With $RETRYVET_BASELINE present, the same run is the gate. It fails
+#    on a new entry or deadline place, a short deadline the baseline does
+#    not accept, or a row that drifted. Refresh it deliberately with
 #      retryvet census -baseline retryvet.baseline -update ./...
 #    and commit the file with the reasons filled in.
 #
-# All three steps run; the script exits 1 if any failed, naming each.
+# Every step runs; the script exits 1 if any failed, naming each.
 #
 # Environment:
-#   RETRYVET           the retryvet binary (default: retryvet on PATH)
-#   RETRYVET_BASELINE  the baseline file (default: retryvet.baseline)
-#   GITHUB_STEP_SUMMARY  set by GitHub Actions
+#   RETRYVET                the retryvet binary (default: retryvet on PATH)
+#   RETRYVET_BASELINE       the baseline file (default: retryvet.baseline)
+#   RETRYVET_REPORT_DIR     where the whole report goes (default: retryvet-report)
+#   RETRYVET_SUMMARY_LIMIT  bytes of markdown appended to the step summary (default: 921600)
+#   GITHUB_STEP_SUMMARY     set by GitHub Actions
 set -euo pipefail
 
 pkgs=("$@")
@@ -43,31 +49,48 @@ if ! go vet -vettool="$retryvet" "${pkgs[@]}"; then
 fi
 endgroup
 
-# 2. The census, in markdown, for the job summary.
-group "retryvet census -format markdown ${pkgs[*]}"
-summary=${GITHUB_STEP_SUMMARY:-/dev/stdout}
-census=$(mktemp)
-trap 'rm -f "$census"' EXIT
-if "$retryvet" census -format markdown "${pkgs[@]}" >"$census"; then
+# 2 and 3. One census run: the report (markdown and HTML) and, with a
+# baseline, the gate. Exit 0 fine, 1 the gate failed, 2 the census failed.
+report=${RETRYVET_REPORT_DIR:-retryvet-report}
+limit=${RETRYVET_SUMMARY_LIMIT:-921600}
+mkdir -p "$report"
+args=(census -format markdown -html "$report/census.html")
+if [ -f "$baseline" ]; then
+	args+=(-baseline "$baseline")
+	group "retryvet census -baseline $baseline ${pkgs[*]}"
+else
+	group "retryvet census ${pkgs[*]}"
+fi
+set +e
+"$retryvet" "${args[@]}" "${pkgs[@]}" >"$report/census.md"
+rc=$?
+set -e
+case $rc in
+0) ;;
+1) failed+=("the census baseline gate failed (rows named above); fix the deadlines or update $baseline deliberately") ;;
+*) failed+=("retryvet census failed (exit $rc)") ;;
+esac
+if [ ! -f "$baseline" ]; then
+	failed+=("no census baseline $baseline: create it with 'retryvet census -baseline $baseline -update ${pkgs[*]}', review it and commit it")
+fi
+if [ -s "$report/census.md" ]; then
+	summary=${GITHUB_STEP_SUMMARY:-/dev/stdout}
+	size=$(wc -c <"$report/census.md")
 	{
 		echo "## retryvet census"
 		echo
-		cat "$census"
+		if [ "$size" -le "$limit" ]; then
+			cat "$report/census.md"
+		else
+			# Whole lines only, below the limit.
+			head -c "$limit" "$report/census.md" | sed '$d'
+			echo
+			echo "**The census is $size bytes; the first $limit are shown. The whole table is in the artifact \`$report\` (census.md, census.html).**"
+		fi
 		echo
 	} >>"$summary"
-else
-	rc=$?
-	failed+=("retryvet census -format markdown failed (exit $rc)")
 fi
-endgroup
-
-# 3. The baseline gate.
-group "retryvet census -baseline $baseline ${pkgs[*]}"
-if [ ! -f "$baseline" ]; then
-	failed+=("no census baseline $baseline: create it with 'retryvet census -baseline $baseline -update ${pkgs[*]}', review it and commit it")
-elif ! "$retryvet" census -baseline "$baseline" "${pkgs[@]}"; then
-	failed+=("the census baseline gate failed (rows named above); fix the deadlines or update $baseline deliberately")
-fi
+echo "retryvet-ci: the whole census is in $report/ (census.md, census.html)"
 endgroup
 
 if [ ${#failed[@]} -gt 0 ]; then
