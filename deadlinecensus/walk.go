@@ -255,7 +255,7 @@ func (w *walker) walk(fn *ssa.Function, flow deadline.Flow, path []*ssa.Function
 	}
 	if flow.Origin == deadline.FreeVar {
 		parent := fn.Parent()
-		fl, ok := w.tracer.ResolveFreeVar(fn, flow.Index, flow.Deref)
+		fls, ok := w.tracer.ResolveFreeVarAll(fn, flow.Index, flow.Deref)
 		if parent == nil || !ok {
 			flow.Origin, flow.What = deadline.Opaque, "a captured context made where the trace cannot see"
 			w.emit(fn, entryKind(fn), flow, path)
@@ -264,7 +264,9 @@ func (w *walker) walk(fn *ssa.Function, flow deadline.Flow, path []*ssa.Function
 		if w.onPath(parent, path) {
 			return
 		}
-		w.walk(parent, join(flow, fl), prepend(parent, path))
+		for _, fl := range fls { // one walk per deadline source
+			w.walk(parent, join(flow, fl), prepend(parent, path))
+		}
 		return
 	}
 	var edges []*callgraph.Edge
@@ -323,25 +325,30 @@ func (w *walker) walk(fn *ssa.Function, flow deadline.Flow, path []*ssa.Function
 		seen[e.Site] = true
 		caller := e.Caller.Func
 		_, isGo := e.Site.(*ssa.Go)
-		nf := flow
+		nfs := []deadline.Flow{flow}
 		if !w.resolved(flow) {
 			arg := argFor(e.Site, fn, flow.Index)
 			if arg == nil {
-				nf = deadline.Flow{Origin: deadline.Opaque, What: "a call the trace cannot map", Sets: flow.Sets, Partial: flow.Partial}
+				nfs[0] = deadline.Flow{Origin: deadline.Opaque, What: "a call the trace cannot map", Sets: flow.Sets, Partial: flow.Partial}
 			} else {
-				nf = join(flow, w.tracer.Trace(arg))
+				nfs = nfs[:0]
+				for _, f := range w.tracer.TraceAll(arg) { // one per deadline source
+					nfs = append(nfs, join(flow, f))
+				}
 			}
 		}
-		if isGo && w.resolved(nf) {
-			// A goroutine whose context is settled once it starts: it is
-			// the entry.
-			if !goEmitted || !w.resolved(flow) {
-				w.emit(fn, "goroutine", nf, path)
-				goEmitted = true
+		for _, nf := range nfs {
+			if isGo && w.resolved(nf) {
+				// A goroutine whose context is settled once it starts: it is
+				// the entry.
+				if !goEmitted || !w.resolved(flow) || len(nfs) > 1 {
+					w.emit(fn, "goroutine", nf, path)
+					goEmitted = true
+				}
+				continue
 			}
-			continue
+			w.walk(caller, nf, prepend(caller, path))
 		}
-		w.walk(caller, nf, prepend(caller, path))
 	}
 }
 
