@@ -5,7 +5,9 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/retryvet/retryvet/internal/deadline"
 	"github.com/retryvet/retryvet/internal/retrymodel"
+	"github.com/retryvet/retryvet/internal/values"
 )
 
 // Exit codes of `retryvet census` (DESIGN.md).
@@ -27,6 +29,15 @@ func Command(args []string, stdout, stderr io.Writer) int {
 	tests := fs.Bool("tests", true, "include tests (listed apart, kind test)")
 	useCHA := fs.Bool("cha", false, "build the call graph with CHA instead of VTA (faster, less precise)")
 	p99 := fs.Duration("p99", 0, "default p99 latency of remote calls whose function has no //retryvet:p99 directive (a directive wins), e.g. 30s")
+	valuesFile := fs.String("values", "", "read the values file FILE instead of "+values.FileName+" at the module root (docs/values.md)")
+	var sets []string
+	fs.Func("set", "override one entry of the values file: SECTION.NAME=VALUE, e.g. -set 'fields.example.com/svc/config.Config.Timeout=40s' (repeatable)", func(s string) error {
+		if err := values.Empty().Set(s); err != nil {
+			return err
+		}
+		sets = append(sets, s)
+		return nil
+	})
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: retryvet census [-format text|markdown|json] [-baseline FILE [-update]] [-p99 DURATION] packages...")
 		fmt.Fprintln(stderr, "\nLists every pipeline (a function whose remote call is retried), every entry path that")
@@ -57,6 +68,13 @@ func Command(args []string, stdout, stderr io.Writer) int {
 	if len(patterns) == 0 {
 		patterns = []string{"."}
 	}
+	// The values file: a malformed one is an error before any work.
+	vals, err := values.Resolve(*valuesFile, ".", sets)
+	if err != nil {
+		fmt.Fprintf(stderr, "retryvet census: %v\n", err)
+		return exitUsage
+	}
+	values.Use(vals)
 	// Read the baseline first: a malformed one is an error before any work
 	// (and is never replaced, except by -update).
 	var base map[string][]*baseRow
@@ -82,6 +100,9 @@ func Command(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		fmt.Fprintf(stderr, "retryvet census: %v\n", err)
 		return exitUsage
+	}
+	for _, e := range deadline.Unmatched(prog.Prog, prog.funcs, vals) {
+		fmt.Fprintf(stderr, "warning: %s\n", deadline.UnmatchedMessage(e))
 	}
 	switch *format {
 	case "json":

@@ -221,29 +221,30 @@ func (a *analysis_) propagate(fns []*ssa.Function, report bool) bool {
 				if arg == nil {
 					continue
 				}
-				flow := a.tracer.Trace(arg)
-				at := fn
-				steps := []string{deadline.ShortFuncName(fn)}
-				// A closure's captured context: follow it to where the
-				// closure was made.
-				for flow.Origin == deadline.FreeVar && at.Parent() != nil {
-					fl, ok := a.tracer.ResolveFreeVar(at, flow.Index, flow.Deref)
-					if !ok {
-						break
+				for _, flow := range a.tracer.TraceAll(arg) { // each deadline source apart
+					at := fn
+					steps := []string{deadline.ShortFuncName(fn)}
+					// A closure's captured context: follow it to where the
+					// closure was made.
+					for flow.Origin == deadline.FreeVar && at.Parent() != nil {
+						fl, ok := a.tracer.ResolveFreeVar(at, flow.Index, flow.Deref)
+						if !ok {
+							break
+						}
+						flow = join(flow, fl)
+						at = at.Parent()
+						steps = append([]string{deadline.ShortFuncName(at)}, steps...)
 					}
-					flow = join(flow, fl)
-					at = at.Parent()
-					steps = append([]string{deadline.ShortFuncName(at)}, steps...)
-				}
-				if report {
-					a.check(flow, need, steps)
-				}
-				if report && flow.Origin == deadline.Request && isHandler(at) && passThrough(flow, need) {
-					a.handlers[at] = append(a.handlers[at], handlerNeed{need: need, steps: steps})
-				}
-				if flow.Origin == deadline.Param && at.Parent() == nil && passThrough(flow, need) {
-					if a.addNeed(at, flow.Index, need) {
-						changed = true
+					if report {
+						a.check(flow, need, steps)
+					}
+					if report && flow.Origin == deadline.Request && isHandler(at) && passThrough(flow, need) {
+						a.handlers[at] = append(a.handlers[at], handlerNeed{need: need, steps: steps})
+					}
+					if flow.Origin == deadline.Param && at.Parent() == nil && passThrough(flow, need) {
+						if a.addNeed(at, flow.Index, need) {
+							changed = true
+						}
 					}
 				}
 			}
@@ -327,7 +328,7 @@ func (a *analysis_) check(flow deadline.Flow, need *NeedFact, steps []string) {
 	for _, n := range need.Needs {
 		via := strings.Join(append(slices.Clip(steps), n.Via...), " -> ")
 		if n.Req.CanStart(d) == retrymodel.No {
-			a.report(d.Src, deadline.NeverStartsMessage(n.Req, d.D, "set here")+"; path: "+via)
+			a.report(d.Src, deadline.NeverStartsMessage(n.Req, d.D, d.SetHere(a.pass.Fset))+"; path: "+via)
 		}
 		if n.Req.CoversP99(d) == retrymodel.No {
 			a.report(d.Src, deadline.BelowP99Message(n.Req, d.D)+"; path: "+via)

@@ -474,6 +474,12 @@ func (w *walker) emit(fn *ssa.Function, kind string, flow deadline.Flow, path []
 			flow.Sets = append(flow.Sets, s)
 		}
 	}
+	if flow.Origin == deadline.Request {
+		// A deadline the values file says infrastructure sets in front of a handler.
+		if s, ok := deadline.HandlerSet(w.p.Prog, w.p.funcs, path); ok {
+			flow.Sets = append(flow.Sets[:len(flow.Sets):len(flow.Sets)], s)
+		}
+	}
 	d := deadline.Summarize(flow)
 	row := &Row{
 		Entry:    name(fn),
@@ -511,6 +517,12 @@ func (w *walker) emit(fn *ssa.Function, kind string, flow deadline.Flow, path []
 		row.Note = d.What
 	case deadline.FromCaller:
 		row.Note = "the context is a parameter of " + name(fn)
+	}
+	if n := d.ValueNote(w.p.posn); n != "" {
+		row.Note = n // a default, or a value from the values file
+		if d.Set.From != "" {
+			row.Source = d.Set.From
+		}
 	}
 	w.out = append(w.out, row)
 }
