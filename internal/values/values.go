@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -20,6 +21,8 @@ import (
 
 	"gopkg.in/yaml.v3"
 )
+
+var yamlLine = regexp.MustCompile(`^line (\d+): (.*)$`)
 
 // FileName is the values file looked for at the module root.
 const FileName = ".retryvet.yml"
@@ -147,7 +150,11 @@ func Parse(file string, data []byte) (*Values, error) {
 	}
 	var doc yaml.Node
 	if err := yaml.Unmarshal(data, &doc); err != nil {
-		return nil, fmt.Errorf("%s: %v", file, strings.TrimPrefix(err.Error(), "yaml: "))
+		msg := strings.TrimPrefix(err.Error(), "yaml: ")
+		if m := yamlLine.FindStringSubmatch(msg); m != nil {
+			return nil, fmt.Errorf("%s:%s: %s", file, m[1], m[2]) // file:line like every other error
+		}
+		return nil, fmt.Errorf("%s: %s", file, msg)
 	}
 	if len(doc.Content) == 0 {
 		return v, nil
