@@ -138,7 +138,7 @@ func run(pass *analysis.Pass) (any, error) {
 
 func importsContext(pkg *types.Package) bool {
 	for _, imp := range pkg.Imports() {
-		if imp.Path() == "context" {
+		if imp.Path() == "context" || imp.Path() == "net/http" { // a handler passes r.Context() without importing context
 			return true
 		}
 	}
@@ -453,6 +453,14 @@ func (a *analysis_) timeoutHandlers(fns []*ssa.Function) {
 	for _, fn := range fns {
 		if fn.Parent() == nil {
 			visit(fn)
+		}
+	}
+	// A deadline the values file says infrastructure sets in front of a handler.
+	for h, hns := range a.handlers {
+		if set, ok := deadline.HandlerSet(h.Prog, nil, []*ssa.Function{h}); ok {
+			for _, hn := range hns {
+				a.check(deadline.Flow{Origin: deadline.Request, Sets: []deadline.Set{set}}, hn.need, hn.steps)
+			}
 		}
 	}
 }

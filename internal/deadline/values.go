@@ -52,7 +52,7 @@ func (d D) ValueNote(posn func(token.Pos) string) string {
 // by a route it is registered under.
 func HandlerSet(prog *ssa.Program, funcs map[*ssa.Function]bool, path []*ssa.Function) (Set, bool) {
 	v := values.Current()
-	if v.Len() == 0 {
+	if !v.Has(values.Handlers) {
 		return Set{}, false
 	}
 	if funcs == nil {
@@ -268,6 +268,8 @@ func (d D) SetHere(fset *token.FileSet) string {
 	}
 	s := d.Set
 	switch {
+	case s.From != "":
+		return "set in front of this handler by infrastructure, from " + s.From
 	case s.Why.Entry != nil:
 		n := "set here from " + s.Why.Entry.Source()
 		if s.Expr != "" {

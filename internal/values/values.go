@@ -129,6 +129,9 @@ func (v *Values) Handler(fn string, routes ...string) *Entry {
 	return nil
 }
 
+// Has reports whether a section has entries.
+func (v *Values) Has(section string) bool { return v != nil && len(v.entries[section]) > 0 }
+
 // Len is the number of entries.
 func (v *Values) Len() int {
 	n := 0

@@ -12,7 +12,7 @@ import (
 type Server struct{ LLM *llm.Client }
 
 // Complete is registered by function name in the values file.
-func (s *Server) Complete(w http.ResponseWriter, r *http.Request) {
+func (s *Server) Complete(w http.ResponseWriter, r *http.Request) { // want `deadline 30s \(set in front of this handler by infrastructure, from .retryvet.yml:7\) < 72s needed` `deadline 30s is below the 40s \(from .retryvet.yml:3\) p99`
 	out, _ := s.LLM.Complete(r.Context(), r.FormValue("q"))
 	w.Write([]byte(out))
 }

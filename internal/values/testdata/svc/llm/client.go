@@ -43,7 +43,7 @@ func (c *Client) ask(ctx context.Context, prompt string) (string, error) {
 }
 
 // Complete retries a refusal while the deadline leaves room: 72s needed.
-func (c *Client) Complete(ctx context.Context, prompt string) (string, error) {
+func (c *Client) Complete(ctx context.Context, prompt string) (string, error) { // want Complete:`needs 72s on param 1 for llm.\(\*Client\).Complete \(p99 40s\)`
 	out, err := c.ask(ctx, prompt)
 	for i := 0; i < 2 && err != nil; i++ {
 		wait := waits[i]

@@ -21,14 +21,14 @@ func (w *Worker) Branch(urgent bool) {
 	ctx := context.Background()
 	if urgent {
 		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, 5*time.Second)
+		ctx, cancel = context.WithTimeout(ctx, 5*time.Second) // want `deadline 5s \(set here\) < 72s needed` `deadline 5s is below the 40s \(from .retryvet.yml:3\) p99`
 		defer cancel()
 	}
 	w.LLM.Complete(ctx, "x")
 }
 
 // Merge: contexts from different origins meet: one row each.
-func (w *Worker) Merge(parent context.Context, detached bool) {
+func (w *Worker) Merge(parent context.Context, detached bool) { // want Merge:`needs 72s on param 1 for llm.\(\*Client\).Complete \(p99 40s\)`
 	ctx := parent
 	if detached {
 		ctx = context.WithoutCancel(parent)
@@ -55,7 +55,7 @@ func (w *Worker) Constructor() {
 
 // FromFile: the values file gives the field's production value (40s).
 func (w *Worker) FromFile() {
-	ctx, cancel := context.WithTimeout(context.Background(), w.Cfg.JobTimeout)
+	ctx, cancel := context.WithTimeout(context.Background(), w.Cfg.JobTimeout) // want `deadline 40s \(set here from .retryvet.yml:5, w.Cfg.JobTimeout\) < 72s needed`
 	defer cancel()
 	w.LLM.Complete(ctx, "x")
 }
