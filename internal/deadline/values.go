@@ -163,8 +163,9 @@ func handlerOf(prog *ssa.Program, v ssa.Value) *ssa.Function {
 			if fn := handlerOf(prog, x.X); fn != nil {
 				return fn
 			}
-			if m := prog.LookupMethod(x.X.Type(), nil, "ServeHTTP"); m != nil {
-				return m
+			// LookupMethod panics on a type without the method: look first.
+			if sel := prog.MethodSets.MethodSet(x.X.Type()).Lookup(nil, "ServeHTTP"); sel != nil {
+				return prog.MethodValue(sel)
 			}
 			return nil
 		case *ssa.ChangeType:
