@@ -10,7 +10,9 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/retryvet/retryvet/internal/deadline"
 	"github.com/retryvet/retryvet/internal/retrymodel"
+	"github.com/retryvet/retryvet/internal/values"
 )
 
 // Exit codes of `retryvet census` (DESIGN.md).
@@ -37,6 +39,15 @@ func Command(args []string, stdout, stderr io.Writer) int {
 	maxRows := fs.Int("max-rows", DefaultLimits.Rows, "entry paths listed per pipeline; past it the shortest are kept (deterministically) and the pipeline is marked truncated")
 	maxSteps := fs.Int("max-steps", DefaultLimits.Steps, "functions the backward walk visits per pipeline")
 	maxDepth := fs.Int("max-depth", DefaultLimits.Depth, "functions on one entry path")
+	valuesFile := fs.String("values", "", "read the values file FILE instead of "+values.FileName+" at the module root (docs/values.md)")
+	var sets []string
+	fs.Func("set", "override one entry of the values file: SECTION.NAME=VALUE, e.g. -set 'fields.example.com/svc/config.Config.Timeout=40s' (repeatable)", func(s string) error {
+		if err := values.Empty().Set(s); err != nil {
+			return err
+		}
+		sets = append(sets, s)
+		return nil
+	})
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: retryvet census [-format text|markdown|json|html] [-baseline FILE [-update]] [-html FILE] [-tests] [-gate-tests] [-p99 DURATION] packages...")
 		fmt.Fprintln(stderr, "\nLists every pipeline (a function whose remote call is retried), every entry path that")
@@ -74,6 +85,13 @@ func Command(args []string, stdout, stderr io.Writer) int {
 	if len(patterns) == 0 {
 		patterns = []string{"."}
 	}
+	// The values file: a malformed one is an error before any work.
+	vals, err := values.Resolve(*valuesFile, ".", sets)
+	if err != nil {
+		fmt.Fprintf(stderr, "retryvet census: %v\n", err)
+		return exitUsage
+	}
+	values.Use(vals)
 	// Read the baseline first: a malformed one is an error before any work
 	// (and is never replaced, except by -update).
 	var base *baseFile
@@ -101,6 +119,9 @@ func Command(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		fmt.Fprintf(stderr, "retryvet census: %v\n", err)
 		return exitUsage
+	}
+	for _, e := range deadline.Unmatched(prog.Prog, prog.funcs, vals) {
+		fmt.Fprintf(stderr, "warning: %s\n", deadline.UnmatchedMessage(e))
 	}
 	if *htmlFile != "" {
 		var page bytes.Buffer

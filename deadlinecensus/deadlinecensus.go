@@ -139,7 +139,7 @@ func run(pass *analysis.Pass) (any, error) {
 
 func importsContext(pkg *types.Package) bool {
 	for _, imp := range pkg.Imports() {
-		if imp.Path() == "context" {
+		if imp.Path() == "context" || imp.Path() == "net/http" { // a handler passes r.Context() without importing context
 			return true
 		}
 	}
@@ -222,29 +222,30 @@ func (a *analysis_) propagate(fns []*ssa.Function, report bool) bool {
 				if arg == nil {
 					continue
 				}
-				flow := a.tracer.Trace(arg)
-				at := fn
-				steps := []string{deadline.ShortFuncName(fn)}
-				// A closure's captured context: follow it to where the
-				// closure was made.
-				for flow.Origin == deadline.FreeVar && at.Parent() != nil {
-					fl, ok := a.tracer.ResolveFreeVar(at, flow.Index, flow.Deref)
-					if !ok {
-						break
+				for _, flow := range a.tracer.TraceAll(arg) { // each deadline source apart
+					at := fn
+					steps := []string{deadline.ShortFuncName(fn)}
+					// A closure's captured context: follow it to where the
+					// closure was made.
+					for flow.Origin == deadline.FreeVar && at.Parent() != nil {
+						fl, ok := a.tracer.ResolveFreeVar(at, flow.Index, flow.Deref)
+						if !ok {
+							break
+						}
+						flow = join(flow, fl)
+						at = at.Parent()
+						steps = append([]string{deadline.ShortFuncName(at)}, steps...)
 					}
-					flow = join(flow, fl)
-					at = at.Parent()
-					steps = append([]string{deadline.ShortFuncName(at)}, steps...)
-				}
-				if report {
-					a.check(flow, need, steps)
-				}
-				if report && flow.Origin == deadline.Request && isHandler(at) && passThrough(flow, need) {
-					a.handlers[at] = append(a.handlers[at], handlerNeed{need: need, steps: steps})
-				}
-				if flow.Origin == deadline.Param && at.Parent() == nil && passThrough(flow, need) {
-					if a.addNeed(at, flow.Index, need) {
-						changed = true
+					if report {
+						a.check(flow, need, steps)
+					}
+					if report && flow.Origin == deadline.Request && isHandler(at) && passThrough(flow, need) {
+						a.handlers[at] = append(a.handlers[at], handlerNeed{need: need, steps: steps})
+					}
+					if flow.Origin == deadline.Param && at.Parent() == nil && passThrough(flow, need) {
+						if a.addNeed(at, flow.Index, need) {
+							changed = true
+						}
 					}
 				}
 			}
@@ -328,7 +329,7 @@ func (a *analysis_) check(flow deadline.Flow, need *NeedFact, steps []string) {
 	for _, n := range need.Needs {
 		via := strings.Join(append(slices.Clip(steps), n.Via...), " -> ")
 		if n.Req.CanStart(d) == retrymodel.No {
-			a.report(d.Src, deadline.NeverStartsMessage(n.Req, d.D, "set here")+"; path: "+via)
+			a.report(d.Src, deadline.NeverStartsMessage(n.Req, d.D, d.SetHere(a.pass.Fset))+"; path: "+via)
 		}
 		if n.Req.CoversP99(d) == retrymodel.No {
 			a.report(d.Src, deadline.BelowP99Message(n.Req, d.D)+"; path: "+via)
@@ -453,6 +454,14 @@ func (a *analysis_) timeoutHandlers(fns []*ssa.Function) {
 	for _, fn := range fns {
 		if fn.Parent() == nil {
 			visit(fn)
+		}
+	}
+	// A deadline the values file says infrastructure sets in front of a handler.
+	for h, hns := range a.handlers {
+		if set, ok := deadline.HandlerSet(h.Prog, nil, []*ssa.Function{h}); ok {
+			for _, hn := range hns {
+				a.check(deadline.Flow{Origin: deadline.Request, Sets: []deadline.Set{set}}, hn.need, hn.steps)
+			}
 		}
 	}
 }

@@ -398,7 +398,7 @@ func (w *walker) walk(fn *ssa.Function, flow deadline.Flow, path []*ssa.Function
 	}
 	if flow.Origin == deadline.FreeVar {
 		parent := fn.Parent()
-		fl, ok := w.tracer.ResolveFreeVar(fn, flow.Index, flow.Deref)
+		fls, ok := w.tracer.ResolveFreeVarAll(fn, flow.Index, flow.Deref)
 		if parent == nil || !ok {
 			flow.Origin, flow.What = deadline.Opaque, "a captured context made where the trace cannot see"
 			w.emit(fn, entryKind(fn), flow, path)
@@ -407,7 +407,9 @@ func (w *walker) walk(fn *ssa.Function, flow deadline.Flow, path []*ssa.Function
 		if w.onPath(parent, path) {
 			return
 		}
-		w.push(parent, join(flow, fl), prepend(parent, path))
+		for _, fl := range fls { // one walk per deadline source
+			w.push(parent, join(flow, fl), prepend(parent, path))
+		}
 		return
 	}
 	var edges []*callgraph.Edge
@@ -466,25 +468,30 @@ func (w *walker) walk(fn *ssa.Function, flow deadline.Flow, path []*ssa.Function
 		seen[e.Site] = true
 		caller := e.Caller.Func
 		_, isGo := e.Site.(*ssa.Go)
-		nf := flow
+		nfs := []deadline.Flow{flow}
 		if !w.resolved(flow) {
 			arg := argFor(e.Site, fn, flow.Index)
 			if arg == nil {
-				nf = deadline.Flow{Origin: deadline.Opaque, What: "a call the trace cannot map", Sets: flow.Sets, Partial: flow.Partial}
+				nfs[0] = deadline.Flow{Origin: deadline.Opaque, What: "a call the trace cannot map", Sets: flow.Sets, Partial: flow.Partial}
 			} else {
-				nf = join(flow, w.tracer.Trace(arg))
+				nfs = nfs[:0]
+				for _, f := range w.tracer.TraceAll(arg) { // one per deadline source
+					nfs = append(nfs, join(flow, f))
+				}
 			}
 		}
-		if isGo && w.resolved(nf) {
-			// A goroutine whose context is settled once it starts: it is
-			// the entry.
-			if !goEmitted || !w.resolved(flow) {
-				w.emit(fn, "goroutine", nf, path)
-				goEmitted = true
+		for _, nf := range nfs {
+			if isGo && w.resolved(nf) {
+				// A goroutine whose context is settled once it starts: it is
+				// the entry.
+				if !goEmitted || !w.resolved(flow) || len(nfs) > 1 {
+					w.emit(fn, "goroutine", nf, path)
+					goEmitted = true
+				}
+				continue
 			}
-			continue
+			w.push(caller, nf, prepend(caller, path))
 		}
-		w.push(caller, nf, prepend(caller, path))
 	}
 }
 
@@ -611,6 +618,12 @@ func (w *walker) emit(fn *ssa.Function, kind string, flow deadline.Flow, path []
 		}
 		flow.Sets = append(flow.Sets, w.infraSets(fn)...) // infra.go
 	}
+	if flow.Origin == deadline.Request {
+		// A deadline the values file says infrastructure sets in front of a handler.
+		if s, ok := deadline.HandlerSet(w.p.Prog, w.p.funcs, path); ok {
+			flow.Sets = append(flow.Sets[:len(flow.Sets):len(flow.Sets)], s)
+		}
+	}
 	d := deadline.Summarize(flow)
 	row := &Row{
 		Entry:    name(fn),
@@ -652,6 +665,12 @@ func (w *walker) emit(fn *ssa.Function, kind string, flow deadline.Flow, path []
 		row.Note = "the context is a parameter of " + name(fn)
 	}
 	w.noteInfra(row, d) // infra.go
+	if n := d.ValueNote(w.p.posn); n != "" {
+		row.Note = n // a default, or a value from the values file
+		if d.Set.From != "" {
+			row.Source = d.Set.From
+		}
+	}
 	w.out = append(w.out, row)
 }
 

@@ -48,5 +48,6 @@ func main() {
 		os.Args = append(os.Args[:1], multicheckerArgs(format, rest)...)
 	}
 	registerP99(flag.CommandLine) // parsed by multichecker with its own flags
+	registerValues(flag.CommandLine)
 	multichecker.Main(analyzers.All()...)
 }

@@ -33,6 +33,7 @@ func runSARIF(all []*analysis.Analyzer, args []string, dir string, stdout, stder
 	fs.SetOutput(stderr)
 	tests := fs.Bool("test", true, "analyze test files too")
 	registerP99(fs)
+	registerValues(fs)
 	enable := make(map[string]*triFlag)
 	for _, a := range all {
 		f := new(triFlag)

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/retryvet/retryvet/internal/retrymodel"
+	"github.com/retryvet/retryvet/internal/values"
 )
 
 // Requirement is what a pipeline's retry needs from its caller's deadline.
@@ -104,6 +105,10 @@ func Derive(pipeline string, li *retrymodel.LayerInfo, p99 time.Duration, p99Pos
 		case retrymodel.DefaultP99Source:
 			attemptSrc += ", " + p99Posn
 		default:
+			if values.IsSource(p99Posn) {
+				attemptSrc += " from " + p99Posn
+				break
+			}
 			attemptSrc += " declared at " + p99Posn
 		}
 	}
@@ -221,6 +226,10 @@ func NeverStartsMessage(r Requirement, d time.Duration, where string) string {
 
 // BelowP99Message is the finding for a deadline below the declared p99.
 func BelowP99Message(r Requirement, d time.Duration) string {
+	p99 := Format(r.P99)
+	if values.IsSource(r.P99Posn) {
+		p99 += " (from " + r.P99Posn + ")"
+	}
 	return fmt.Sprintf("deadline %s is below the %s p99 of %s: slow answers become errors and the backup is never asked",
-		Format(d), Format(r.P99), r.Pipeline)
+		Format(d), p99, r.Pipeline)
 }

@@ -4,8 +4,11 @@
 // arithmetic, constants from other packages). This package adds the cases
 // retry and deadline code writes in practice and the type checker leaves
 // alone: a variable assigned once from a constant, a field of a struct
-// literal, time.Duration(n)*time.Second with n such a variable. What cannot be
-// folded is reported as unknown, never guessed.
+// literal, time.Duration(n)*time.Second with n such a variable, and a config
+// field whose production value the values file (.retryvet.yml) gives. What
+// cannot be folded is reported as unknown, never guessed. Defaults (a field's
+// constructor default, a flag's default) are folded only on request
+// (Default), and say so (Why).
 package durconst
 
 import (
@@ -15,9 +18,12 @@ import (
 	"go/types"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"golang.org/x/tools/go/ast/astutil"
+
+	"github.com/retryvet/retryvet/internal/values"
 )
 
 // A Folder folds expressions of one package. It is cheap to build; the
@@ -26,8 +32,31 @@ type Folder struct {
 	Info  *types.Info
 	Files []*ast.File
 
+	once    sync.Once
 	assigns map[*types.Var][]ast.Expr // every value assigned to a variable (nil entry: unknown assignment)
 	fields  map[fieldKey][]ast.Expr   // values given to a struct field in composite literals or assignments
+	flags   map[*types.Var]flagDef    // variables and fields bound to a command-line flag
+}
+
+// flagDef is a flag.Duration / DurationVar (or pflag's) default.
+type flagDef struct {
+	name string
+	def  ast.Expr
+}
+
+// Why says where a folded value comes from.
+type Why struct {
+	// Entry is the values-file entry that gave a field's value, if any.
+	Entry *values.Entry
+	// Default: the value is a default the code sets (a constructor default,
+	// a Default... constant assigned to the field, a flag's default) and
+	// the program may run with another; Of names the field or flag
+	// ("cfg.Timeout", "flag -timeout"), At is where the default is set and
+	// Others counts the other, non-constant values the code assigns.
+	Default bool
+	Of      string
+	At      token.Pos
+	Others  int
 }
 
 type fieldKey struct {
@@ -43,19 +72,46 @@ func New(info *types.Info, files []*ast.File) *Folder {
 // Duration folds e to a duration. ok is false when e is not constant under
 // the rules above.
 func (f *Folder) Duration(e ast.Expr) (d time.Duration, ok bool) {
-	v, ok := f.fold(e, 0)
+	d, ok, _ = f.Explain(e)
+	return d, ok
+}
+
+// Explain folds e to a duration like Duration and says whether a value of
+// the values file decided it (why.Entry).
+func (f *Folder) Explain(e ast.Expr) (d time.Duration, ok bool, why Why) {
+	v, ok := f.fold(e, 0, &why)
 	if !ok {
-		return 0, false
+		return 0, false, Why{}
 	}
 	if i, exact := constant.Int64Val(constant.ToInt(v)); exact {
-		return time.Duration(i), true
+		return time.Duration(i), true, why
 	}
-	return 0, false
+	return 0, false, Why{}
+}
+
+// Default folds e like Explain, and where that fails and e reads a struct
+// field or a flag variable, to the default the code sets for it: the one
+// constant every constant assignment to the field agrees on (a Default...
+// constant in a literal, `if c.Timeout == 0 { c.Timeout = 30 * time.Second }`),
+// or the default of the flag.Duration / DurationVar that binds it. why.Default
+// is set: the program can run with another value.
+func (f *Folder) Default(e ast.Expr) (d time.Duration, ok bool, why Why) {
+	if d, ok, why := f.Explain(e); ok {
+		return d, ok, why
+	}
+	v, why, ok := f.defaultOf(astutil.Unparen(e))
+	if !ok {
+		return 0, false, Why{}
+	}
+	if i, exact := constant.Int64Val(constant.ToInt(v)); exact {
+		return time.Duration(i), true, why
+	}
+	return 0, false, Why{}
 }
 
 // Int folds e to an integer (attempt counts, exponents).
 func (f *Folder) Int(e ast.Expr) (int64, bool) {
-	v, ok := f.fold(e, 0)
+	v, ok := f.fold(e, 0, nil)
 	if !ok {
 		return 0, false
 	}
@@ -65,7 +121,7 @@ func (f *Folder) Int(e ast.Expr) (int64, bool) {
 
 // Float folds e to a float (backoff factors, jitter fractions).
 func (f *Folder) Float(e ast.Expr) (float64, bool) {
-	v, ok := f.fold(e, 0)
+	v, ok := f.fold(e, 0, nil)
 	if !ok {
 		return 0, false
 	}
@@ -75,7 +131,7 @@ func (f *Folder) Float(e ast.Expr) (float64, bool) {
 
 const maxDepth = 8
 
-func (f *Folder) fold(e ast.Expr, depth int) (constant.Value, bool) {
+func (f *Folder) fold(e ast.Expr, depth int, why *Why) (constant.Value, bool) {
 	if e == nil || depth > maxDepth {
 		return nil, false
 	}
@@ -86,7 +142,7 @@ func (f *Folder) fold(e ast.Expr, depth int) (constant.Value, bool) {
 	switch e := e.(type) {
 	case *ast.Ident:
 		if v, ok := f.Info.Uses[e].(*types.Var); ok {
-			return f.foldVar(v, depth)
+			return f.foldVar(v, depth, why)
 		}
 	case *ast.SelectorExpr:
 		// A field of a struct literal: cfg.Timeout where cfg := Config{Timeout: 40 * time.Second}.
@@ -96,14 +152,14 @@ func (f *Folder) fold(e ast.Expr, depth int) (constant.Value, bool) {
 			if id, ok := astutil.Unparen(e.X).(*ast.Ident); ok {
 				owner, _ = f.Info.Uses[id].(*types.Var)
 			}
-			return f.foldField(owner, fld, depth)
+			return f.foldField(owner, fld, sel, depth, why)
 		}
 		if v, ok := f.Info.Uses[e.Sel].(*types.Var); ok { // pkg.Var
-			return f.foldVar(v, depth)
+			return f.foldVar(v, depth, why)
 		}
 	case *ast.BinaryExpr:
-		x, ok1 := f.fold(e.X, depth+1)
-		y, ok2 := f.fold(e.Y, depth+1)
+		x, ok1 := f.fold(e.X, depth+1, why)
+		y, ok2 := f.fold(e.Y, depth+1, why)
 		if !ok1 || !ok2 {
 			return nil, false
 		}
@@ -127,7 +183,7 @@ func (f *Folder) fold(e ast.Expr, depth int) (constant.Value, bool) {
 	case *ast.CallExpr:
 		// Conversions: time.Duration(n), float64(x).
 		if tv, ok := f.Info.Types[e.Fun]; ok && tv.IsType() && len(e.Args) == 1 {
-			v, ok := f.fold(e.Args[0], depth+1)
+			v, ok := f.fold(e.Args[0], depth+1, why)
 			if !ok {
 				return nil, false
 			}
@@ -138,7 +194,7 @@ func (f *Folder) fold(e ast.Expr, depth int) (constant.Value, bool) {
 		}
 		// d.Seconds() and friends are rarely needed; time.ParseDuration("40s") is.
 		if fn := calleeFunc(f.Info, e); fn != nil && fn.Pkg() != nil && fn.Pkg().Path() == "time" && fn.Name() == "ParseDuration" && len(e.Args) == 1 {
-			if s, ok := f.fold(e.Args[0], depth+1); ok && s.Kind() == constant.String {
+			if s, ok := f.fold(e.Args[0], depth+1, why); ok && s.Kind() == constant.String {
 				if d, err := time.ParseDuration(constant.StringVal(s)); err == nil {
 					return constant.MakeInt64(int64(d)), true
 				}
@@ -188,7 +244,7 @@ func calleeFunc(info *types.Info, call *ast.CallExpr) *types.Func {
 // foldVar folds a variable that is assigned exactly one value in the
 // package (its initializer or a single assignment) and never has its
 // address taken.
-func (f *Folder) foldVar(v *types.Var, depth int) (constant.Value, bool) {
+func (f *Folder) foldVar(v *types.Var, depth int, why *Why) (constant.Value, bool) {
 	switch v.Kind() {
 	case types.ParamVar, types.RecvVar, types.ResultVar:
 		// The caller gives the value; `if p <= 0 { p = 5 }` is a fallback.
@@ -199,17 +255,27 @@ func (f *Folder) foldVar(v *types.Var, depth int) (constant.Value, bool) {
 	if !ok || len(vals) != 1 || vals[0] == nil {
 		return nil, false
 	}
-	return f.fold(vals[0], depth+1)
+	return f.fold(vals[0], depth+1, why)
 }
 
-func (f *Folder) foldField(owner, fld *types.Var, depth int) (constant.Value, bool) {
+func (f *Folder) foldField(owner, fld *types.Var, sel *types.Selection, depth int, why *Why) (constant.Value, bool) {
 	f.index()
 	if owner != nil {
 		if vals, ok := f.fields[fieldKey{owner, fld}]; ok {
 			if len(vals) == 1 && vals[0] != nil {
-				return f.fold(vals[0], depth+1)
+				return f.fold(vals[0], depth+1, why)
 			}
 			return nil, false
+		}
+	}
+	// The production value the values file gives for the field.
+	if e := values.Current().Field(FieldName(sel)); e != nil {
+		if c, ok := entryValue(e, fld.Type()); ok {
+			e.MarkUsed()
+			if why != nil {
+				why.Entry = e
+			}
+			return c, true
 		}
 	}
 	// Any literal of the type in the package gives the same value: fold only
@@ -228,7 +294,7 @@ func (f *Folder) foldField(owner, fld *types.Var, depth int) (constant.Value, bo
 		if e == nil {
 			return nil, false
 		}
-		c, ok := f.fold(e, depth+1)
+		c, ok := f.fold(e, depth+1, why)
 		if !ok {
 			return nil, false
 		}
@@ -243,10 +309,10 @@ func (f *Folder) foldField(owner, fld *types.Var, depth int) (constant.Value, bo
 
 // index records, for every variable and struct field, the values the
 // package assigns to it.
-func (f *Folder) index() {
-	if f.assigns != nil {
-		return
-	}
+func (f *Folder) index() { f.once.Do(f.build) }
+
+func (f *Folder) build() {
+	f.flags = make(map[*types.Var]flagDef)
 	f.assigns = make(map[*types.Var][]ast.Expr)
 	f.fields = make(map[fieldKey][]ast.Expr)
 	addVar := func(id *ast.Ident, val ast.Expr) {
@@ -346,6 +412,8 @@ func (f *Folder) index() {
 				}
 			case *ast.CompositeLit:
 				litFields(nil, n)
+			case *ast.CallExpr:
+				f.indexFlag(n)
 			}
 			return true
 		})

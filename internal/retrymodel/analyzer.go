@@ -102,6 +102,9 @@ func (p *pkgCtx) typeOf(e ast.Expr) types.Type {
 }
 
 func run(pass *analysis.Pass) (any, error) {
+	if err := ValuesError(); err != nil {
+		return nil, err // a malformed values file (values.go)
+	}
 	p := &pkgCtx{
 		pass: pass,
 		info: pass.TypesInfo,

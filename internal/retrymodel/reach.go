@@ -144,6 +144,8 @@ func (p *pkgCtx) summarize() {
 		f.RetryAfter = p.raFunc[fn]
 		if d, pos, ok := p.dirs.P99(decl); ok {
 			f.P99, f.P99Posn = d, p.short(pos)
+		} else if d, src, ok := ValuesP99(fn); ok { // the values file (values.go)
+			f.P99, f.P99Posn = d, src
 		}
 		f.Pipeline = p.dirs.IsPipeline(decl)
 		if h, ok := p.helpers[fn]; ok {
