@@ -136,12 +136,17 @@ func (d *driver) parse(args []string) (*options, error) {
 				}
 				break
 			}
-			o.buildArgs = append(o.buildArgs, a)
+			flagArgs := []string{a}
 			if goValueFlags[name] && !hasValue {
 				var v string
 				if v, err = next(); err == nil {
-					o.buildArgs = append(o.buildArgs, v)
+					flagArgs = append(flagArgs, v)
 				}
+			}
+			if name == "C" { // the go command wants -C first
+				o.buildArgs = append(flagArgs, o.buildArgs...)
+			} else {
+				o.buildArgs = append(o.buildArgs, flagArgs...)
 			}
 		}
 		if err != nil {

@@ -249,6 +249,7 @@ func TestParse(t *testing.T) {
 		{args: []string{"-json", "-" + name + "=false", "./a"}, format: "json", tool: []string{"-" + name + "=false"}, pkgs: []string{"./a"}},
 		{args: []string{"-p99", "30s", "-tags", "integration", "./a"}, format: "text", tool: []string{"-p99=30s"}, build: []string{"-tags", "integration"}, pkgs: []string{"./a"}},
 		{args: []string{"-test=false", "-mod=mod", "./a"}, format: "text", tool: []string{"-test=false"}, build: []string{"-mod=mod"}, pkgs: []string{"./a"}, noTests: true},
+		{args: []string{"-tags=x", "-C", "sub", "./a"}, format: "text", build: []string{"-C", "sub", "-tags=x"}, pkgs: []string{"./a"}},
 		{args: []string{"-fix", "-diff", "./a"}, format: "text", fix: true, diff: true, pkgs: []string{"./a"}},
 		{args: []string{"--", "-weird"}, format: "text", pkgs: []string{"-weird"}},
 		{args: []string{"-format"}, bad: true},
