@@ -242,7 +242,7 @@ type vetResult struct {
 // with their errors and the others are vetted.
 func (d *driver) vet(o *options) (*vetResult, error) {
 	res := &vetResult{tree: vetTree{}}
-	ok, err := d.runVet(o, o.patterns, res)
+	ok, failure, err := d.runVet(o, o.patterns, res)
 	if err != nil || ok {
 		return res, err
 	}
@@ -251,20 +251,28 @@ func (d *driver) vet(o *options) (*vetResult, error) {
 	if err != nil {
 		return nil, err
 	}
-	res.tree, res.errors = vetTree{}, bad
+	if len(bad) == 0 {
+		// Not a load error go list knows of: report what go vet said.
+		res.errors = failure
+		return res, nil
+	}
+	res.errors = bad
 	if len(good) == 0 {
 		return res, nil
 	}
-	if _, err := d.runVet(o, good, res); err != nil {
+	if ok, failure, err = d.runVet(o, good, res); err != nil {
 		return nil, err
+	} else if !ok {
+		res.errors = append(res.errors, failure...)
 	}
 	return res, nil
 }
 
-// runVet runs go vet on pkgs and adds its findings and errors to res. It
-// reports false when the go command analysed nothing and failed (a load
-// error of some package stops it before any work).
-func (d *driver) runVet(o *options, pkgs []string, res *vetResult) (bool, error) {
+// runVet runs go vet on pkgs and adds its findings and errors to res. When
+// the go command failed before it analysed anything (a load error of some
+// package stops it before any work), it adds nothing and returns false
+// with what go vet printed.
+func (d *driver) runVet(o *options, pkgs []string, res *vetResult) (analysed bool, failure []string, err error) {
 	rest := append([]string{"-vettool=" + d.tool, "-json"}, o.toolArgs...)
 	cmd := d.goCmd("vet", o, append(rest, pkgs...)...)
 	var stdout, stderr bytes.Buffer
@@ -272,21 +280,21 @@ func (d *driver) runVet(o *options, pkgs []string, res *vetResult) (bool, error)
 	runErr := cmd.Run()
 	if runErr != nil {
 		if _, ok := runErr.(*exec.ExitError); !ok {
-			return false, runErr
+			return false, nil, runErr
 		}
 	}
-	if err := res.tree.decode(stdout.Bytes()); err != nil {
-		return false, fmt.Errorf("reading go vet -json output: %v", err)
-	}
 	sections := splitSections(stderr.String())
+	if runErr != nil && len(sections) == 0 {
+		sections = []string{"go vet: " + runErr.Error()}
+	}
 	if runErr != nil && stdout.Len() == 0 && !hasHeader(sections) {
-		return false, nil
+		return false, sections, nil
+	}
+	if err := res.tree.decode(stdout.Bytes()); err != nil {
+		return false, nil, fmt.Errorf("reading go vet -json output: %v", err)
 	}
 	res.errors = append(res.errors, sections...)
-	if runErr != nil && len(res.errors) == 0 {
-		res.errors = append(res.errors, "go vet: "+runErr.Error())
-	}
-	return true, nil
+	return true, nil, nil
 }
 
 // splitSections cuts go vet's stderr into one text per "# package" section
@@ -324,13 +332,14 @@ type listed struct {
 	ImportPath string
 	Error      *struct{ Err string }
 	DepsErrors []*struct{ Err string }
-	Incomplete bool
 }
 
 // partition lists the packages (go list -e) and splits them into those go
 // vet can load and those it cannot, the latter with their errors.
 func (d *driver) partition(o *options) (good, bad []string, err error) {
-	cmd := d.goCmd("list", o, append([]string{"-e", "-json=ImportPath,Error,DepsErrors,Incomplete"}, o.patterns...)...)
+	// The embed fields make go list resolve //go:embed patterns, whose
+	// errors (a pattern that matches no file) fail go vet too.
+	cmd := d.goCmd("list", o, append([]string{"-e", "-json=ImportPath,Error,DepsErrors,EmbedFiles,TestEmbedFiles,XTestEmbedFiles"}, o.patterns...)...)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	if err := cmd.Run(); err != nil {

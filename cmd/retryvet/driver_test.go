@@ -130,7 +130,8 @@ func countFindingLines(text []byte) int {
 }
 
 // TestDegrade: one package imports a module the go command cannot look up
-// (GOPROXY=off), one does not type-check, one is fine. The standalone
+// (GOPROXY=off), one does not type-check, one embeds files that are not
+// there, one is fine. The standalone
 // command names both failures, still reports the fine package's findings,
 // and exits 1.
 func TestDegrade(t *testing.T) {
@@ -148,6 +149,8 @@ func TestDegrade(t *testing.T) {
 	write("go.mod", "module example.com/degrade\n\ngo 1.26\n\nrequire example.invalid/gone v1.0.0\n")
 	write("bad/bad.go", "package bad\n\nimport \"example.invalid/gone\"\n\nvar X = gone.Y\n")
 	write("broken/broken.go", "package broken\n\nvar X int = \"not an int\"\n")
+	// A //go:embed pattern that matches nothing (a web UI not built yet).
+	write("ui/ui.go", "package ui\n\nimport \"embed\"\n\n//go:embed dist\nvar FS embed.FS\n")
 	write("ok/ok.go", `package ok
 
 import (
@@ -176,7 +179,7 @@ func Get(url string) (*http.Response, error) {
 			if code != 1 {
 				t.Errorf("%v -format %s: exit %d, want 1", env, format, code)
 			}
-			for _, want := range []string{"example.com/degrade/bad", "example.com/degrade/broken", "not an int"} {
+			for _, want := range []string{"example.com/degrade/bad", "example.com/degrade/broken", "not an int", "example.com/degrade/ui", "pattern dist"} {
 				if !bytes.Contains(stderr, []byte(want)) {
 					t.Errorf("%v -format %s: stderr does not name %q:\n%s", env, format, want, stderr)
 				}
