@@ -131,7 +131,8 @@ func TestVettool(t *testing.T) {
 	bin := buildRetryvet(t)
 	env := append(os.Environ(), "GOWORK=off", "GOFLAGS=-mod=mod")
 
-	// Standalone (multichecker): the JSON tree on stdout, exit 0 with -json.
+	// Standalone (go vet underneath, rendered as one x/tools tree): the
+	// JSON tree on stdout, exit 0 with -json.
 	// -p99=30s: the default p99, which go vet must pass on to the tool.
 	standalone := exec.Command(bin, "-json", "-p99=30s", "./...")
 	standalone.Dir, standalone.Env = dir, env
@@ -185,8 +186,7 @@ func TestVettool(t *testing.T) {
 	}
 	t.Logf("%d findings:\n  %s", len(alone), strings.Join(alone, "\n  "))
 
-	// Text mode, through our -format flag (taken out of the command line
-	// before multichecker parses it): exit 3 with findings, 0 without.
+	// Text mode, through -format text: exit 3 with findings, 0 without.
 	text := exec.Command(bin, "-format", "text", "-p99=30s", "./...")
 	text.Dir, text.Env = dir, env
 	err := text.Run()
