@@ -1,8 +1,14 @@
 #!/usr/bin/env bash
 # bench-real.sh DIR: retryvet against go vet on a checkout of a real module.
 #
-#   scripts/bench-real.sh /work/scratch/prometheus      (prometheus/prometheus
-#                                                        at d15adb9ad7e5, the README's numbers)
+#   scripts/bench-real.sh ~/src/prometheus      (prometheus/prometheus at d15adb9ad7e5,
+#                                                the intended benchmark)
+#   scripts/bench-real.sh ~/src/alertmanager    (prometheus/alertmanager at 68fb2d5759b3,
+#                                                the README's numbers)
+#
+# The module must load with plain go vet: alertmanager embeds its built web
+# UI, so create it first (mkdir -p ui/app/dist && echo >ui/app/dist/index.html),
+# or every command fails at once.
 #
 # Runs, in one run and ROUNDS times each, alternating:
 #   go vet ./...                           plain vet (cmd/vet)
