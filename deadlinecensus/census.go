@@ -126,7 +126,10 @@ func Load(opts Options, patterns ...string) (*Program, error) {
 	if opts.CHA {
 		cg = cha.CallGraph(prog)
 	} else {
-		cg = vta.CallGraph(funcs, cha.CallGraph(prog))
+		// nil: VTA builds the CHA graph it starts from lazily, for the call
+		// sites it meets, instead of the whole program's (the same edges,
+		// much less memory).
+		cg = vta.CallGraph(funcs, nil)
 	}
 	cg.DeleteSyntheticNodes()
 	p := &Program{Pkgs: pkgs, Prog: prog, Graph: cg, funcs: funcs, analyzed: map[*types.Package]*packages.Package{}, all: map[*types.Package]*packages.Package{}}

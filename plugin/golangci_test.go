@@ -13,11 +13,7 @@ import (
 	"testing"
 	"time"
 
-	"golang.org/x/tools/go/analysis/checker"
-	"golang.org/x/tools/go/packages"
-
 	"github.com/retryvet/retryvet/analyzers"
-	"github.com/retryvet/retryvet/internal/retrymodel"
 	"github.com/retryvet/retryvet/internal/testmod"
 )
 
@@ -53,9 +49,11 @@ func main() {
 // git clone), runs it on ../cmd/retryvet/testdata/suite with the suite
 // plugin and with the per-analyzer plugins, and checks that every analyzer
 // in analyzers.All() reports, under the right linter name, exactly the
-// findings the standalone driver reports. It downloads and compiles
-// golangci-lint (about 20 s with warm caches, minutes cold), so it runs only with
-// RETRYVET_GOLANGCI=1 (.ci/run sets it).
+// findings the standalone command and go vet -vettool report. It does the
+// same on ../cmd/retryvet/testdata/variants, whose tests assign production
+// state: all three drivers report the test variant's view, once. It
+// downloads and compiles golangci-lint (about 20 s with warm caches,
+// minutes cold), so it runs only with RETRYVET_GOLANGCI=1 (.ci/run sets it).
 func TestGolangciLint(t *testing.T) {
 	if os.Getenv("RETRYVET_GOLANGCI") != "1" {
 		t.Skip("set RETRYVET_GOLANGCI=1 to build a custom golangci-lint (slow; .ci/run does)")
@@ -65,18 +63,23 @@ func TestGolangciLint(t *testing.T) {
 		t.Fatal(err)
 	}
 	suite := filepath.Join(repo, "cmd", "retryvet", "testdata", "suite")
+	variants := filepath.Join(repo, "cmd", "retryvet", "testdata", "variants")
 	testmod.Download(t, suite)
 
 	work := t.TempDir()
 	gcl := buildCustomGCL(t, repo, work)
+	retryvet := filepath.Join(work, "retryvet")
+	run(t, filepath.Join(repo, "cmd", "retryvet"), append(os.Environ(), "GOWORK=off"), "go", "build", "-o", retryvet, ".")
 
-	// The documented configurations set p99: 30s; the standalone run
-	// assumes the same default p99.
-	retrymodel.SetDefaultP99(30 * time.Second)
-	want := standaloneFindings(t, suite)
-	retrymodel.SetDefaultP99(0)
+	// The documented configurations set p99: 30s; the standalone run and
+	// go vet get the same default p99 from -p99=30s.
+	want := standaloneFindings(t, retryvet, suite)
 	if len(analyzers.All()) > 0 && len(want) == 0 {
 		t.Fatal("the standalone driver finds nothing on testdata/suite")
+	}
+	if viaVet := vetFindings(t, retryvet, suite); !slices.Equal(viaVet, want) {
+		t.Errorf("go vet -vettool and the standalone command differ on testdata/suite\nvet:\n  %s\nstandalone:\n  %s",
+			strings.Join(viaVet, "\n  "), strings.Join(want, "\n  "))
 	}
 
 	// The documented configurations, as users copy them.
@@ -84,25 +87,7 @@ func TestGolangciLint(t *testing.T) {
 	checkCustomGCL(t, filepath.Join(docs, ".custom-gcl.yml"))
 
 	t.Run("suite", func(t *testing.T) {
-		issues := runGCL(t, gcl, suite, work, filepath.Join(docs, ".golangci.yml"))
-		var got []string
-		for _, is := range issues {
-			if is.FromLinter != Name {
-				if slices.Contains(Names, is.FromLinter) {
-					t.Errorf("issue from linter %q, want %q: %s", is.FromLinter, Name, is.Text)
-				}
-				continue // a standard linter on the testdata
-			}
-			// One linter with several analyzers: golangci-lint writes
-			// "ANALYZER: message".
-			analyzer, msg, ok := strings.Cut(is.Text, ": ")
-			if !ok {
-				t.Errorf("issue text %q does not start with an analyzer name", is.Text)
-				continue
-			}
-			got = append(got, finding(analyzer, is.Pos.Filename, is.Pos.Line, msg))
-		}
-		compare(t, got, want)
+		compare(t, suiteIssues(t, runGCL(t, gcl, suite, work, filepath.Join(docs, ".golangci.yml"))), want, true)
 	})
 
 	t.Run("per-analyzer", func(t *testing.T) {
@@ -118,8 +103,43 @@ func TestGolangciLint(t *testing.T) {
 			// The linter is the analyzer: the text is the bare message.
 			got = append(got, finding(is.FromLinter, is.Pos.Filename, is.Pos.Line, is.Text))
 		}
-		compare(t, got, want)
+		compare(t, got, want, true)
 	})
+
+	// One answer per package: standalone, vet and golangci-lint agree on a
+	// module whose tests change what production code means.
+	t.Run("variants", func(t *testing.T) {
+		want := standaloneFindings(t, retryvet, variants)
+		if len(want) == 0 {
+			t.Fatal("the standalone driver finds nothing on testdata/variants")
+		}
+		if viaVet := vetFindings(t, retryvet, variants); !slices.Equal(viaVet, want) {
+			t.Errorf("go vet -vettool and the standalone command differ on testdata/variants\nvet:\n  %s\nstandalone:\n  %s",
+				strings.Join(viaVet, "\n  "), strings.Join(want, "\n  "))
+		}
+		compare(t, suiteIssues(t, runGCL(t, gcl, variants, work, filepath.Join(docs, ".golangci.yml"))), want, false)
+	})
+}
+
+// suiteIssues are the findings of the suite linter ("ANALYZER: message").
+func suiteIssues(t *testing.T, issues []gclIssue) []string {
+	t.Helper()
+	var got []string
+	for _, is := range issues {
+		if is.FromLinter != Name {
+			if slices.Contains(Names, is.FromLinter) {
+				t.Errorf("issue from linter %q, want %q: %s", is.FromLinter, Name, is.Text)
+			}
+			continue // a standard linter on the testdata
+		}
+		analyzer, msg, ok := strings.Cut(is.Text, ": ")
+		if !ok {
+			t.Errorf("issue text %q does not start with an analyzer name", is.Text)
+			continue
+		}
+		got = append(got, finding(analyzer, is.Pos.Filename, is.Pos.Line, msg))
+	}
+	return got
 }
 
 // checkCustomGCL checks the documented .custom-gcl.yml against what the test
@@ -212,33 +232,67 @@ func runGCL(t *testing.T, gcl, suite, work, cfgPath string) []gclIssue {
 	return res.Issues
 }
 
-// standaloneFindings runs analyzers.All() with the x/tools checker over the
-// suite, as `retryvet ./...` does, deduplicated across test variants.
-func standaloneFindings(t *testing.T, dir string) []string {
+// standaloneFindings runs `retryvet -json -p99=30s ./...` in dir.
+func standaloneFindings(t *testing.T, retryvet, dir string) []string {
 	t.Helper()
-	pkgs, err := packages.Load(&packages.Config{Mode: packages.LoadAllSyntax | packages.NeedModule, Dir: dir, Tests: true}, "./...")
-	if err != nil {
-		t.Fatal(err)
+	cmd := exec.Command(retryvet, "-json", "-p99=30s", "./...")
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "GOWORK=off", "GOFLAGS=-mod=mod")
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("retryvet -json ./...: %v\n%s", err, stderr.String())
 	}
-	if n := packages.PrintErrors(pkgs); n > 0 {
-		t.Fatalf("%d errors loading %s", n, dir)
+	return jsonFindings(t, dir, stdout.Bytes())
+}
+
+// vetFindings runs `go vet -vettool=retryvet -json -p99=30s ./...` in dir.
+func vetFindings(t *testing.T, retryvet, dir string) []string {
+	t.Helper()
+	cmd := exec.Command("go", "vet", "-vettool="+retryvet, "-json", "-p99=30s", "./...")
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "GOWORK=off", "GOFLAGS=-mod=mod")
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("go vet -vettool -json ./...: %v\n%s", err, stderr.String())
 	}
-	graph, err := checker.Analyze(analyzers.All(), pkgs, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	return jsonFindings(t, dir, stdout.Bytes())
+}
+
+// jsonFindings flattens a stream of x/tools JSON trees into findings with
+// paths relative to dir.
+func jsonFindings(t *testing.T, dir string, data []byte) []string {
+	t.Helper()
 	var out []string
-	for _, act := range graph.Roots {
-		if act.Err != nil {
-			t.Fatalf("%s: %v", act, act.Err)
+	dec := json.NewDecoder(bytes.NewReader(data))
+	for dec.More() {
+		var tree map[string]map[string]json.RawMessage
+		if err := dec.Decode(&tree); err != nil {
+			t.Fatalf("JSON: %v\n%s", err, data)
 		}
-		for _, d := range act.Diagnostics {
-			p := act.Package.Fset.Position(d.Pos)
-			rel, err := filepath.Rel(dir, p.Filename)
-			if err != nil {
-				t.Fatal(err)
+		for pkg, byAnalyzer := range tree {
+			for analyzer, raw := range byAnalyzer {
+				var diags []struct{ Posn, Message string }
+				if err := json.Unmarshal(raw, &diags); err != nil {
+					t.Fatalf("%s: %s: %s", pkg, analyzer, raw)
+				}
+				for _, d := range diags {
+					file, line := d.Posn, 0
+					// file:line:col
+					if i := strings.LastIndexByte(file, ':'); i > 0 {
+						file = file[:i]
+						if j := strings.LastIndexByte(file, ':'); j > 0 {
+							fmt.Sscan(file[j+1:], &line)
+							file = file[:j]
+						}
+					}
+					if rel, err := filepath.Rel(dir, file); err == nil {
+						file = rel
+					}
+					out = append(out, finding(analyzer, file, line, d.Message))
+				}
 			}
-			out = append(out, finding(act.Analyzer.Name, rel, p.Line, d.Message))
 		}
 	}
 	return dedup(out)
@@ -254,8 +308,8 @@ func dedup(s []string) []string {
 }
 
 // compare checks that golangci-lint reported the standalone findings, each
-// under its analyzer, and that every analyzer reported something.
-func compare(t *testing.T, got, want []string) {
+// under its analyzer, and (with all) that every analyzer reported something.
+func compare(t *testing.T, got, want []string, all bool) {
 	t.Helper()
 	got = dedup(got)
 	if !slices.Equal(got, want) {
@@ -264,7 +318,7 @@ func compare(t *testing.T, got, want []string) {
 	}
 	for _, a := range analyzers.All() {
 		tag := "[" + a.Name + "]"
-		if !slices.ContainsFunc(got, func(f string) bool { return strings.Contains(f, tag) }) {
+		if all && !slices.ContainsFunc(got, func(f string) bool { return strings.Contains(f, tag) }) {
 			t.Errorf("no golangci-lint finding of analyzer %s on testdata/suite", a.Name)
 		}
 	}

@@ -6,17 +6,17 @@
 //	retryvet -format sarif packages...    the same, as a SARIF 2.1.0 log on stdout
 //	go vet -vettool=$(command -v retryvet) packages...
 //	retryvet census [-format text|markdown|json] [-baseline FILE [-update]] packages...
+//	retryvet help [census|NAME]
 //
-// The analyzer driver is golang.org/x/tools/go/analysis/multichecker, so the
-// flags, -json output, -fix and exit codes are those of x/tools; when go vet
-// runs it with a .cfg file it speaks the unitchecker protocol.
-//
-// -format text|json|sarif is taken out of the command line before
-// multichecker sees it: text is the default, json is -json, and sarif loads
-// the packages with go/packages, runs the analyzers with
-// golang.org/x/tools/go/analysis/checker and writes SARIF 2.1.0 (rule ids
-// are analyzer names, locations are relative to the module root). Exit
-// codes are those of x/tools: 0 clean, 3 findings, 1 errors.
+// The standalone command is a front end to the go command's vet driver: it
+// runs `go vet -vettool=<this binary> -json` on the packages, so that
+// findings and facts are computed one package at a time, dependencies are
+// read from export data and fact files, and results are cached by the go
+// command across runs. It then prints vet's JSON the way the
+// golang.org/x/tools drivers do (text, -json, -format sarif; exit codes 0
+// clean, 3 findings, 1 errors). When the go command runs this binary as
+// its vet tool (-V=full, -flags or a .cfg file), it speaks the
+// unitchecker protocol.
 //
 // -p99 DURATION is the p99 latency assumed for remote calls whose function
 // has no //retryvet:p99 directive (the golangci-lint plugin's p99 setting);
@@ -26,28 +26,49 @@ package main
 import (
 	"flag"
 	"os"
-
-	"golang.org/x/tools/go/analysis/multichecker"
+	"strings"
 
 	"github.com/retryvet/retryvet/analyzers"
 	"github.com/retryvet/retryvet/deadlinecensus"
 )
 
 func main() {
-	if len(os.Args) > 1 && os.Args[1] == "census" {
-		os.Exit(deadlinecensus.Command(os.Args[2:], os.Stdout, os.Stderr))
+	args := os.Args[1:]
+	if len(args) > 0 && args[0] == "census" {
+		os.Exit(deadlinecensus.Command(args[1:], os.Stdout, os.Stderr))
 	}
-	format, rest, err := splitFormat(os.Args[1:])
+	if len(args) > 0 && args[0] == "help" {
+		os.Exit(help(analyzers.All(), args[1:], os.Stdout, os.Stderr))
+	}
+	registerToolFlags(flag.CommandLine)
+	if isVetProtocol(args) {
+		vetTool(analyzers.All()) // does not return
+	}
+	self, err := os.Executable()
 	if err != nil {
 		os.Exit(usageError(os.Stderr, err))
 	}
-	if format == "sarif" {
-		os.Exit(runSARIF(analyzers.All(), rest, "", os.Stdout, os.Stderr))
+	d := &driver{tool: self, analyzers: analyzers.All(), flags: flag.CommandLine, stdout: os.Stdout, stderr: os.Stderr}
+	os.Exit(d.main(args))
+}
+
+// isVetProtocol reports whether the go command runs this binary as its vet
+// tool: the -V=full and -flags handshakes, or a unit to analyse (a .cfg
+// file, always the last argument). Package patterns never end in .cfg.
+func isVetProtocol(args []string) bool {
+	if len(args) == 0 {
+		return false
 	}
-	if format != "" {
-		os.Args = append(os.Args[:1], multicheckerArgs(format, rest)...)
+	if strings.HasSuffix(args[len(args)-1], ".cfg") {
+		return true
 	}
-	registerP99(flag.CommandLine) // parsed by multichecker with its own flags
-	registerValues(flag.CommandLine)
-	multichecker.Main(analyzers.All()...)
+	for _, a := range args {
+		switch strings.TrimLeft(a, "-") {
+		case "V", "V=full", "flags":
+			if strings.HasPrefix(a, "-") {
+				return true
+			}
+		}
+	}
+	return false
 }

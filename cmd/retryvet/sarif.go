@@ -1,111 +1,66 @@
 package main
 
 import (
-	"flag"
 	"fmt"
-	"go/token"
-	"io"
 	"net/url"
+	"os"
+	"os/exec"
 	"path/filepath"
-	"sort"
+	"slices"
 	"strings"
 
 	"github.com/owenrumney/go-sarif/v3/pkg/report"
 	"github.com/owenrumney/go-sarif/v3/pkg/report/v210/sarif"
 	"golang.org/x/tools/go/analysis"
-	"golang.org/x/tools/go/analysis/checker"
-	"golang.org/x/tools/go/packages"
 )
 
 // srcRoot is the uriBaseId of every location: the module root of the
 // packages named on the command line.
 const srcRoot = "SRCROOT"
 
-// runSARIF implements `retryvet -format sarif [flags] packages...`: it loads
-// the packages as multichecker does (tests included unless -test=false),
-// runs the analyzers with checker.Analyze and writes one SARIF 2.1.0 log to
-// stdout. Locations are relative to the module root (uriBaseId SRCROOT).
-// Exit codes follow x/tools: 0 clean, 3 findings, 1 load or analysis
-// errors (still with a log, the errors as tool execution notifications),
-// 2 bad flags.
-func runSARIF(all []*analysis.Analyzer, args []string, dir string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("retryvet -format sarif", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	tests := fs.Bool("test", true, "analyze test files too")
-	registerP99(fs)
-	registerValues(fs)
-	enable := make(map[string]*triFlag)
-	for _, a := range all {
-		f := new(triFlag)
-		enable[a.Name] = f
-		fs.Var(f, a.Name, "enable "+a.Name+" analysis")
-	}
-	fs.Usage = func() {
-		fmt.Fprintf(stderr, "usage: retryvet -format sarif [-NAME[=false]...] [-test=false] [-p99 DURATION] packages...\n")
-		fs.PrintDefaults()
-	}
-	if err := fs.Parse(args); err != nil {
-		return 2
-	}
-	if fs.NArg() == 0 {
-		fs.Usage()
-		return 1
-	}
-	analyzers := selectAnalyzers(all, enable)
-
-	cfg := &packages.Config{
-		Mode:  packages.LoadAllSyntax | packages.NeedModule,
-		Tests: *tests,
-		Dir:   dir,
-	}
-	pkgs, err := packages.Load(cfg, fs.Args()...)
-	if err == nil && len(pkgs) == 0 {
-		err = fmt.Errorf("%s matched no packages", strings.Join(fs.Args(), " "))
-	}
-	if err != nil {
-		fmt.Fprintf(stderr, "retryvet: %v\n", err)
-		return 1
-	}
-
-	var notes []string
-	packages.Visit(pkgs, nil, func(p *packages.Package) {
-		for _, e := range p.Errors {
-			notes = append(notes, e.Error())
-		}
-	})
-	graph, err := checker.Analyze(analyzers, pkgs, nil)
-	if err != nil {
-		fmt.Fprintf(stderr, "retryvet: %v\n", err)
-		return 1
-	}
-	for act := range graph.All() {
-		if act.Err != nil {
-			notes = append(notes, fmt.Sprintf("%s: %v", act.Analyzer.Name, act.Err))
+// writeSARIF writes the findings as one SARIF 2.1.0 log on stdout, with
+// the errors of res as tool execution notifications.
+func (d *driver) writeSARIF(findings []finding, res *vetResult) error {
+	notes := slices.Clone(res.errors)
+	for _, pkg := range sortedKeys(res.tree) {
+		for _, a := range sortedKeys(res.tree[pkg]) {
+			if raw := res.tree[pkg][a]; isErrorObject(raw) {
+				notes = append(notes, fmt.Sprintf("%s: %s: %s", pkg, a, raw))
+			}
 		}
 	}
-
-	root := moduleRoot(pkgs, dir)
-	log, n := buildSARIF(analyzers, graph, root, notes)
-	if err := log.PrettyWrite(stdout); err != nil {
-		fmt.Fprintf(stderr, "retryvet: writing SARIF: %v\n", err)
-		return 1
+	log := buildSARIF(d.analyzers, findings, d.moduleRoot(), notes)
+	if err := log.PrettyWrite(d.stdout); err != nil {
+		return err
 	}
-	fmt.Fprintln(stdout)
-	for _, n := range notes {
-		fmt.Fprintln(stderr, n)
-	}
-	switch {
-	case len(notes) > 0:
-		return 1
-	case n > 0:
-		return 3
-	}
-	return 0
+	_, err := fmt.Fprintln(d.stdout)
+	return err
 }
 
-// buildSARIF turns the root diagnostics of graph into a SARIF log and
-// returns it with the number of results.
-func buildSARIF(analyzers []*analysis.Analyzer, graph *checker.Graph, root string, notes []string) (*sarif.Report, int) {
+// moduleRoot is the directory of the main module (the first, in a
+// workspace), else the working directory.
+func (d *driver) moduleRoot() string {
+	cmd := exec.Command("go", "list", "-m", "-f", "{{.Dir}}")
+	cmd.Dir = d.dir
+	if out, err := cmd.Output(); err == nil {
+		if first, _, _ := strings.Cut(string(out), "\n"); strings.TrimSpace(first) != "" {
+			return strings.TrimSpace(first)
+		}
+	}
+	dir := d.dir
+	if dir == "" {
+		dir = "."
+	}
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return ""
+	}
+	return abs
+}
+
+// buildSARIF turns the findings into a SARIF log: one rule per analyzer,
+// one result per finding.
+func buildSARIF(analyzers []*analysis.Analyzer, findings []finding, root string, notes []string) *sarif.Report {
 	run := sarif.NewRunWithInformationURI("retryvet", "https://github.com/retryvet/retryvet")
 	run.Tool.Driver.WithFullName("retryvet: retry and deadline analyzers for Go")
 	run.WithOriginalUriBaseIds(map[string]sarif.ArtifactLocation{srcRoot: *sarif.NewArtifactLocation().WithURI(dirURI(root))})
@@ -121,56 +76,17 @@ func buildSARIF(analyzers []*analysis.Analyzer, graph *checker.Graph, root strin
 			rule.WithHelpURI(a.URL)
 		}
 	}
-
-	type key struct {
-		analyzer, posn, message string
-	}
-	seen := make(map[key]bool)
-	type finding struct {
-		analyzer string
-		fset     *token.FileSet
-		diag     analysis.Diagnostic
-		posn     token.Position
-	}
-	var findings []finding
-	for _, act := range graph.Roots {
-		if act.Err != nil {
-			continue
-		}
-		for _, d := range act.Diagnostics {
-			posn := act.Package.Fset.Position(d.Pos)
-			k := key{act.Analyzer.Name, posn.String(), d.Message}
-			if seen[k] {
-				continue // the same file in p and p [p.test]
-			}
-			seen[k] = true
-			findings = append(findings, finding{act.Analyzer.Name, act.Package.Fset, d, posn})
-		}
-	}
-	sort.SliceStable(findings, func(i, j int) bool {
-		a, b := findings[i].posn, findings[j].posn
-		if a.Filename != b.Filename {
-			return a.Filename < b.Filename
-		}
-		if a.Line != b.Line {
-			return a.Line < b.Line
-		}
-		if a.Column != b.Column {
-			return a.Column < b.Column
-		}
-		return findings[i].analyzer < findings[j].analyzer
-	})
-
+	files := fileCache{}
 	for _, f := range findings {
 		res := run.CreateResultForRule(f.analyzer).
 			WithLevel("warning").
 			WithMessage(sarif.NewTextMessage(f.diag.Message)).
-			AddLocation(location(f.fset, f.diag.Pos, f.diag.End, root, ""))
+			AddLocation(files.location(f.diag.Posn, f.diag.End, root, ""))
 		for _, rel := range f.diag.Related {
-			res.AddRelatedLocation(location(f.fset, rel.Pos, rel.End, root, rel.Message))
+			res.AddRelatedLocation(files.location(rel.Posn, rel.End, root, rel.Message))
 		}
 		for _, fix := range f.diag.SuggestedFixes {
-			if sf := sarifFix(f.fset, fix, root); sf != nil {
+			if sf := sarifFix(fix, root); sf != nil {
 				res.AddFixe(sf)
 			}
 		}
@@ -187,31 +103,59 @@ func buildSARIF(analyzers []*analysis.Analyzer, graph *checker.Graph, root strin
 	log := report.NewV210Report()
 	log.Schema = "https://json.schemastore.org/sarif-2.1.0.json"
 	log.AddRun(run)
-	return log, len(findings)
+	return log
 }
 
-// location is a SARIF location for [pos, end).
-func location(fset *token.FileSet, pos, end token.Pos, root, message string) *sarif.Location {
+// fileCache holds the files whose byte offsets a location needs (vet's
+// JSON gives line and column; SARIF's byte ranges are exact).
+type fileCache map[string][]int // file -> offset of each line's start
+
+func (c fileCache) offset(p position) (int, bool) {
+	starts, ok := c[p.file]
+	if !ok {
+		data, err := os.ReadFile(p.file)
+		if err == nil {
+			starts = []int{0}
+			for i, b := range data {
+				if b == '\n' {
+					starts = append(starts, i+1)
+				}
+			}
+		}
+		c[p.file] = starts
+	}
+	if p.line < 1 || p.line > len(starts) || p.col < 1 {
+		return 0, false
+	}
+	return starts[p.line-1] + p.col - 1, true
+}
+
+// location is a SARIF location for the range posn-end ("file:line:col").
+func (c fileCache) location(posn, end, root, message string) *sarif.Location {
 	// Lines and columns for viewers (Go columns count bytes; SARIF's
 	// default unit is UTF-16 code units, the same for ASCII lines), and the
 	// exact byte range.
-	start := fset.Position(pos)
-	region := sarif.NewRegion().WithStartLine(max(start.Line, 1)).WithByteOffset(start.Offset)
-	if start.Column > 0 {
-		region.WithStartColumn(start.Column)
+	start := parsePosition(posn)
+	region := sarif.NewRegion().WithStartLine(max(start.line, 1))
+	startOff, haveStart := c.offset(start)
+	if haveStart {
+		region.WithByteOffset(startOff)
 	}
-	if end.IsValid() && end > pos {
-		e := fset.Position(end)
-		if e.Filename == start.Filename && e.Line >= start.Line {
-			region.WithEndLine(e.Line).WithByteLength(e.Offset - start.Offset)
-			if e.Column > 0 && (e.Line > start.Line || e.Column > start.Column) {
-				region.WithEndColumn(e.Column)
-			}
+	if start.col > 0 {
+		region.WithStartColumn(start.col)
+	}
+	if e := parsePosition(end); e.file == start.file && e.line >= start.line && (e.line > start.line || e.col > start.col) {
+		region.WithEndLine(e.line)
+		if e.col > 0 {
+			region.WithEndColumn(e.col)
+		}
+		if endOff, ok := c.offset(e); ok && haveStart {
+			region.WithByteLength(endOff - startOff)
 		}
 	}
 	loc := sarif.NewLocationWithPhysicalLocation(
 		sarif.NewPhysicalLocation().
-			WithArtifactLocation(artifact(start.Filename, root)).
+			WithArtifactLocation(artifact(start.file, root)).
 			WithRegion(region))
 	if message != "" {
 		loc.WithMessage(sarif.NewTextMessage(message))
@@ -219,36 +163,28 @@ func location(fset *token.FileSet, pos, end token.Pos, root, message string) *sa
 	return loc
 }
 
-// sarifFix turns a suggested fix into a SARIF fix (replacements by
-// line/column regions), or nil when it cannot be expressed.
-func sarifFix(fset *token.FileSet, fix analysis.SuggestedFix, root string) *sarif.Fix {
+// sarifFix turns a suggested fix into a SARIF fix (byte-range
+// replacements), or nil when it cannot be expressed.
+func sarifFix(fix vetFix, root string) *sarif.Fix {
 	byFile := make(map[string]*sarif.ArtifactChange)
 	var order []string
-	for _, e := range fix.TextEdits {
-		start := fset.Position(e.Pos)
-		end := start
-		if e.End.IsValid() {
-			end = fset.Position(e.End)
-		}
-		if start.Filename == "" || start.Line == 0 {
+	for _, e := range fix.Edits {
+		if e.Filename == "" || e.End < e.Start {
 			return nil
 		}
-		ch, ok := byFile[start.Filename]
+		ch, ok := byFile[e.Filename]
 		if !ok {
-			ch = sarif.NewArtifactChange().WithArtifactLocation(artifact(start.Filename, root))
-			byFile[start.Filename] = ch
-			order = append(order, start.Filename)
-		}
-		if end.Filename != start.Filename || end.Offset < start.Offset {
-			return nil
+			ch = sarif.NewArtifactChange().WithArtifactLocation(artifact(e.Filename, root))
+			byFile[e.Filename] = ch
+			order = append(order, e.Filename)
 		}
 		// Byte offsets: exact, whatever the characters on the line.
 		region := sarif.NewRegion().
-			WithByteOffset(start.Offset).
-			WithByteLength(end.Offset - start.Offset)
+			WithByteOffset(e.Start).
+			WithByteLength(e.End - e.Start)
 		rep := sarif.NewReplacement().WithDeletedRegion(region)
-		if len(e.NewText) > 0 {
-			rep.WithInsertedContent(sarif.NewArtifactContent().WithText(string(e.NewText)))
+		if e.New != "" {
+			rep.WithInsertedContent(sarif.NewArtifactContent().WithText(e.New))
 		}
 		ch.AddReplacement(rep)
 	}
@@ -273,24 +209,6 @@ func artifact(file, root string) *sarif.ArtifactLocation {
 	return sarif.NewArtifactLocation().WithURI(fileURI(file))
 }
 
-// moduleRoot is the directory of the main module of the root packages
-// (the first one that has a module), else dir, else the working directory.
-func moduleRoot(pkgs []*packages.Package, dir string) string {
-	for _, p := range pkgs {
-		if p.Module != nil && p.Module.Dir != "" {
-			return p.Module.Dir
-		}
-	}
-	if dir == "" {
-		dir = "."
-	}
-	abs, err := filepath.Abs(dir)
-	if err != nil {
-		return ""
-	}
-	return abs
-}
-
 func fileURI(path string) string {
 	u := url.URL{Scheme: "file", Path: filepath.ToSlash(path)}
 	if !strings.HasPrefix(u.Path, "/") {
@@ -307,52 +225,4 @@ func dirURI(dir string) string {
 		u += "/"
 	}
 	return u
-}
-
-// triFlag is an analyzer's enable flag, as in x/tools: -NAME runs only the
-// named analyzers, -NAME=false runs all others.
-type triFlag struct {
-	set, value bool
-}
-
-func (f *triFlag) String() string {
-	if f == nil || !f.set {
-		return ""
-	}
-	return fmt.Sprint(f.value)
-}
-
-func (f *triFlag) Set(s string) error {
-	switch s {
-	case "true", "1", "t", "T", "TRUE", "True":
-		f.value = true
-	case "false", "0", "f", "F", "FALSE", "False":
-		f.value = false
-	default:
-		return fmt.Errorf("invalid boolean %q", s)
-	}
-	f.set = true
-	return nil
-}
-
-func (f *triFlag) IsBoolFlag() bool { return true }
-
-func selectAnalyzers(all []*analysis.Analyzer, enable map[string]*triFlag) []*analysis.Analyzer {
-	anyTrue := false
-	for _, f := range enable {
-		if f.set && f.value {
-			anyTrue = true
-		}
-	}
-	var out []*analysis.Analyzer
-	for _, a := range all {
-		f := enable[a.Name]
-		switch {
-		case anyTrue && f.set && f.value:
-			out = append(out, a)
-		case !anyTrue && !(f.set && !f.value):
-			out = append(out, a)
-		}
-	}
-	return out
 }

@@ -3,19 +3,15 @@ package main
 import (
 	"bytes"
 	"encoding/json"
-	"flag"
 	"os"
 	"path/filepath"
-	"reflect"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
-	"golang.org/x/tools/go/analysis"
 
 	"github.com/retryvet/retryvet/analyzers"
-	"github.com/retryvet/retryvet/internal/retrymodel"
 	"github.com/retryvet/retryvet/internal/testmod"
 )
 
@@ -108,12 +104,10 @@ type sarifResult struct {
 
 func runSARIFText(t *testing.T, dir string, args ...string) (code int, out []byte, log sarifLog) {
 	t.Helper()
-	var stdout, stderr bytes.Buffer
-	code = runSARIF(analyzers.All(), args, dir, &stdout, &stderr)
-	if stderr.Len() > 0 {
-		t.Logf("stderr:\n%s", stderr.String())
+	code, out, stderr := run(t, dir, []string{"GOFLAGS=-mod=mod"}, append([]string{"-format", "sarif"}, args...)...)
+	if len(stderr) > 0 {
+		t.Logf("stderr:\n%s", stderr)
 	}
-	out = stdout.Bytes()
 	if err := json.Unmarshal(out, &log); err != nil {
 		t.Fatalf("output is not JSON: %v\n%s", err, out)
 	}
@@ -133,7 +127,6 @@ func validate(t *testing.T, out []byte) {
 
 func TestSARIF(t *testing.T) {
 	dir := suiteDir(t)
-	defer retrymodel.SetDefaultP99(0)
 	code, out, log := runSARIFText(t, dir, "-p99=30s", "./...")
 	validate(t, out)
 
@@ -228,75 +221,38 @@ func TestSARIFClean(t *testing.T) {
 	}
 }
 
-func TestSelectAnalyzers(t *testing.T) {
+// TestSARIFSelect: -NAME=false turns an analyzer off, -NAME runs only it.
+func TestSARIFSelect(t *testing.T) {
 	all := analyzers.All()
 	if len(all) < 2 {
 		t.Skip("fewer than two analyzers")
 	}
-	names := func(as []*analysis.Analyzer) (out []string) {
-		for _, a := range as {
-			out = append(out, a.Name)
+	dir := suiteDir(t)
+	rules := func(args ...string) map[string]int {
+		_, out, log := runSARIFText(t, dir, append(args, "-p99=30s", "./...")...)
+		validate(t, out)
+		n := map[string]int{}
+		for _, r := range log.Runs[0].Results {
+			n[r.RuleID]++
 		}
-		return out
-	}
-	parse := func(args ...string) []string {
-		fs := flag.NewFlagSet("t", flag.ContinueOnError)
-		enable := make(map[string]*triFlag)
-		for _, a := range all {
-			enable[a.Name] = new(triFlag)
-			fs.Var(enable[a.Name], a.Name, "")
-		}
-		if err := fs.Parse(args); err != nil {
-			t.Fatal(err)
-		}
-		return names(selectAnalyzers(all, enable))
+		return n
 	}
 	first, second := all[0].Name, all[1].Name
-	if got := parse(); !slices.Equal(got, names(all)) {
-		t.Errorf("no flags: %q", got)
+	if got := rules("-" + first + "=false"); got[first] != 0 || got[second] == 0 {
+		t.Errorf("-%s=false: results %v", first, got)
 	}
-	if got := parse("-" + first + "=false"); slices.Contains(got, first) || len(got) != len(all)-1 {
-		t.Errorf("-%s=false: %q", first, got)
-	}
-	if got := parse("-"+first, "-"+second+"=true"); !slices.Equal(got, []string{first, second}) {
-		t.Errorf("-%s -%s=true: %q", first, second, got)
+	if got := rules("-" + second); len(got) != 1 || got[second] == 0 {
+		t.Errorf("-%s: results %v, want only %s", second, got, second)
 	}
 }
 
 func TestSARIFLoadError(t *testing.T) {
 	dir := suiteDir(t)
-	var stdout, stderr bytes.Buffer
-	code := runSARIF(analyzers.All(), []string{"./nosuchpkg"}, dir, &stdout, &stderr)
+	code, stdout, stderr := run(t, dir, []string{"GOFLAGS=-mod=mod"}, "-format", "sarif", "./nosuchpkg")
 	if code != 1 {
-		t.Errorf("exit code %d on a missing package, want 1\nstderr: %s", code, stderr.String())
+		t.Errorf("exit code %d on a missing package, want 1\nstderr: %s", code, stderr)
 	}
-	if stdout.Len() > 0 {
-		validate(t, stdout.Bytes())
-	}
-}
-
-func TestSplitFormat(t *testing.T) {
-	for _, tc := range []struct {
-		args   []string
-		format string
-		rest   []string
-		bad    bool
-	}{
-		{[]string{"./..."}, "", []string{"./..."}, false},
-		{[]string{"-format", "sarif", "./..."}, "sarif", []string{"./..."}, false},
-		{[]string{"--format=sarif", "./..."}, "sarif", []string{"./..."}, false},
-		{[]string{"-doubleretry=false", "-format=json", "./a"}, "json", []string{"-doubleretry=false", "./a"}, false},
-		{[]string{"./a", "-format", "text"}, "text", []string{"./a"}, false},
-		{[]string{"-format"}, "", nil, true},
-		{[]string{"-format=xml", "./..."}, "", nil, true},
-		{[]string{"--", "-format=sarif"}, "", []string{"--", "-format=sarif"}, false},
-	} {
-		format, rest, err := splitFormat(tc.args)
-		if (err != nil) != tc.bad || format != tc.format || (!tc.bad && !reflect.DeepEqual(rest, tc.rest)) {
-			t.Errorf("splitFormat(%q) = %q, %q, %v; want %q, %q, error %v", tc.args, format, rest, err, tc.format, tc.rest, tc.bad)
-		}
-	}
-	if got := multicheckerArgs("json", []string{"./..."}); !reflect.DeepEqual(got, []string{"-json", "./..."}) {
-		t.Errorf("multicheckerArgs(json) = %q", got)
+	if len(stdout) > 0 {
+		validate(t, stdout)
 	}
 }

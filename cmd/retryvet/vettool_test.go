@@ -11,6 +11,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 	"testing"
 
 	"golang.org/x/tools/go/analysis"
@@ -18,17 +19,45 @@ import (
 	"github.com/retryvet/retryvet/analyzers"
 )
 
-// buildRetryvet builds this command into a fresh t.TempDir() and returns
-// the binary's path.
+// buildRetryvet builds this command once per test binary (into a
+// directory TestMain removes) and returns the binary's path.
 func buildRetryvet(t *testing.T) string {
 	t.Helper()
-	bin := filepath.Join(t.TempDir(), "retryvet")
-	cmd := exec.Command("go", "build", "-o", bin, ".")
-	cmd.Env = append(os.Environ(), "GOWORK=off")
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
+	binOnce.Do(func() {
+		dir, err := os.MkdirTemp("", "retryvet-test-")
+		if err != nil {
+			binErr = err
+			return
+		}
+		binDir = dir
+		bin := filepath.Join(dir, "retryvet")
+		cmd := exec.Command("go", "build", "-o", bin, ".")
+		cmd.Env = append(os.Environ(), "GOWORK=off")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			binErr = fmt.Errorf("go build: %v\n%s", err, out)
+			return
+		}
+		binPath = bin
+	})
+	if binErr != nil {
+		t.Fatal(binErr)
 	}
-	return bin
+	return binPath
+}
+
+var (
+	binOnce sync.Once
+	binDir  string
+	binPath string
+	binErr  error
+)
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if binDir != "" {
+		os.RemoveAll(binDir)
+	}
+	os.Exit(code)
 }
 
 // jsonTree is the x/tools -json output: package path, analyzer, findings
@@ -102,7 +131,8 @@ func TestVettool(t *testing.T) {
 	bin := buildRetryvet(t)
 	env := append(os.Environ(), "GOWORK=off", "GOFLAGS=-mod=mod")
 
-	// Standalone (multichecker): the JSON tree on stdout, exit 0 with -json.
+	// Standalone (go vet underneath, rendered as one x/tools tree): the
+	// JSON tree on stdout, exit 0 with -json.
 	// -p99=30s: the default p99, which go vet must pass on to the tool.
 	standalone := exec.Command(bin, "-json", "-p99=30s", "./...")
 	standalone.Dir, standalone.Env = dir, env
@@ -156,8 +186,7 @@ func TestVettool(t *testing.T) {
 	}
 	t.Logf("%d findings:\n  %s", len(alone), strings.Join(alone, "\n  "))
 
-	// Text mode, through our -format flag (taken out of the command line
-	// before multichecker parses it): exit 3 with findings, 0 without.
+	// Text mode, through -format text: exit 3 with findings, 0 without.
 	text := exec.Command(bin, "-format", "text", "-p99=30s", "./...")
 	text.Dir, text.Env = dir, env
 	err := text.Run()

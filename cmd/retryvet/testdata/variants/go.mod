@@ -1,0 +1,3 @@
+module example.com/variants
+
+go 1.26.0
