@@ -62,7 +62,7 @@ func runVet(ctx context.Context, bin, repoDir, modDir string, pkgs []string) ([]
 // {"pkg":{"analyzer":{"error":"..."}}}, and any text the go command printed
 // (build errors). Text that is not JSON is returned as an error under its
 // header. Findings are deduplicated (a package and its test variant report
-// the same position) and sorted.
+// the same position) and sorted. Packages without findings print {}.
 func parseVetJSON(out []byte, repoDir string) ([]finding, []string) {
 	var findings []finding
 	var errs []string
@@ -118,6 +118,9 @@ func parseVetJSON(out []byte, repoDir string) ([]finding, []string) {
 			flush()
 			header = strings.TrimSpace(string(line[2:]))
 			continue
+		}
+		if bytes.HasPrefix(line, []byte("go: downloading ")) || bytes.HasPrefix(line, []byte("go: finding ")) {
+			continue // progress of the go command, not a result
 		}
 		chunk.Write(line)
 	}

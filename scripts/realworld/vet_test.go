@@ -7,7 +7,9 @@ import (
 
 // The shape go vet -json prints on stderr: a header per package (and per
 // test variant), then indented JSON; build errors are plain text.
-const vetOutput = `# example.com/m/client
+const vetOutput = `go: downloading example.com/dep v1.0.0
+{}
+# example.com/m/client
 {
 	"example.com/m/client": {
 		"retrytimeout": [
@@ -50,6 +52,9 @@ func TestParseVetJSON(t *testing.T) {
 		if fs[i] != want[i] {
 			t.Errorf("finding %d = %+v, want %+v", i, fs[i], want[i])
 		}
+	}
+	if len(errs) != 2 {
+		t.Errorf("errors = %q, want 2 (progress lines of the go command are not errors)", errs)
 	}
 	joined := strings.Join(errs, "\n")
 	for _, w := range []string{"doubleretry: analysis failed: boom", "example.com/m/broken: broken/b.go:3:1: undefined: x"} {
