@@ -91,6 +91,12 @@ type pkgCtx struct {
 	// d * 2). They are never written into pass.TypesInfo: other analyzers
 	// (buildssa among them) read that map concurrently.
 	synth map[ast.Expr]types.Type
+	// guards are the guard summaries of package functions (summary.go).
+	guards map[*types.Func]guardSummary
+	preds  map[*types.Func]Tri // classifier helpers: their answer on success
+	// atLeast is set by eval when a value it folded is a lower bound (a
+	// wait raised above its schedule by Retry-After).
+	atLeast bool
 }
 
 // typeOf is info.TypeOf that also knows the model's synthetic expressions.

@@ -38,6 +38,18 @@ func (p *pkgCtx) eval(e ast.Expr, bind env, depth int) (constant.Value, bool) {
 			if def := p.singleDef(v); def != nil {
 				return p.eval(def, bind, depth+1)
 			}
+			// A result of a helper: retry, delay := classify(err, attempt).
+			if call, i := p.tupleDef(v); call != nil {
+				return p.evalResult(call, i, bind, depth+1)
+			}
+			// A local only ever raised above its first value: at least that.
+			if base := p.raisedBase(v); base != nil {
+				c, ok := p.eval(base, bind, depth+1)
+				if ok {
+					p.atLeast = true
+				}
+				return c, ok
+			}
 		}
 	case *ast.IndexExpr:
 		// waits[i] where waits is a slice or array literal assigned once.
@@ -73,6 +85,12 @@ func (p *pkgCtx) eval(e ast.Expr, bind env, depth int) (constant.Value, bool) {
 			return v, true
 		}
 		if id, ok := astutil.Unparen(e.Fun).(*ast.Ident); ok {
+			if b, ok := p.info.Uses[id].(*types.Builtin); ok && b.Name() == "len" && len(e.Args) == 1 {
+				if lit := p.sliceLiteral(e.Args[0]); lit != nil {
+					return constant.MakeInt64(int64(len(lit.Elts))), true
+				}
+				return nil, false
+			}
 			if b, ok := p.info.Uses[id].(*types.Builtin); ok && (b.Name() == "min" || b.Name() == "max") && len(e.Args) > 0 {
 				best, ok := p.eval(e.Args[0], bind, depth+1)
 				if !ok {

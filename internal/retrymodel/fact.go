@@ -34,6 +34,16 @@ type FuncFact struct {
 	// retries (a retry helper), 0 if none; Helper is that retry's layer.
 	RetriesParam int
 	Helper       LayerInfo
+	// GuardArg is 1 + the index of a duration parameter that the function
+	// returns whether the time left on a context covers (a guard helper,
+	// func roomFor(ctx, d) bool), 0 if none.
+	GuardArg int
+	// WaitTable is, for a sleep helper that computes its wait from an
+	// integer parameter (func pause(attempt int)), the wait for argument
+	// 0, 1, ...; WaitTableArg is that parameter's index. A helper that
+	// waits a constant has a table of one entry and WaitTableArg -1.
+	WaitTable    []time.Duration
+	WaitTableArg int
 }
 
 // AFact marks FuncFact as an analysis fact.
@@ -47,10 +57,17 @@ func (f *FuncFact) String() string {
 	if f.Remote {
 		parts = append(parts, "remote")
 	}
-	if f.Waiter {
+	if f.Waiter || len(f.WaitTable) > 0 {
 		w := "waits"
 		if f.Cancellable {
 			w += "(ctx)"
+		}
+		if len(f.WaitTable) > 0 {
+			var ws []string
+			for _, d := range f.WaitTable {
+				ws = append(ws, d.String())
+			}
+			w += " " + strings.Join(ws, ",")
 		}
 		parts = append(parts, w)
 	}
@@ -66,11 +83,14 @@ func (f *FuncFact) String() string {
 	if f.RetriesParam > 0 {
 		parts = append(parts, fmt.Sprintf("retries param %d", f.RetriesParam-1))
 	}
+	if f.GuardArg > 0 {
+		parts = append(parts, fmt.Sprintf("guards param %d", f.GuardArg-1))
+	}
 	return strings.Join(parts, "; ")
 }
 
 func (f *FuncFact) empty() bool {
-	return len(f.Chains) == 0 && !f.Remote && !f.Waiter && !f.RetryAfter && f.P99 == 0 && !f.Pipeline && f.RetriesParam == 0
+	return len(f.Chains) == 0 && !f.Remote && !f.Waiter && !f.RetryAfter && f.P99 == 0 && !f.Pipeline && f.RetriesParam == 0 && f.GuardArg == 0 && len(f.WaitTable) == 0
 }
 
 // A Chain is a stack of nested retry layers reached from a function.
@@ -93,6 +113,9 @@ type LayerInfo struct {
 	Assumed       bool   // attempts are an SDK/library default assumed, not seen configured
 	ClientPosn    string // where the client was built (SDK and Client layers)
 	Waits         []time.Duration
+	WaitsAtLeast  bool          // each wait is at least the one listed
+	FallbackPosn  string        // the call made after the retry gives up (a backup), dir/file.go:line
+	AttemptCtxEnd string        // a per-attempt context check that ends the retry, dir/file.go:line
 	Reserve       time.Duration // the guard's reserve, when ReserveKnown
 	ReserveKnown  bool
 	GuardWait     bool // the guard adds the next wait to Reserve

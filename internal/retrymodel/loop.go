@@ -56,6 +56,9 @@ func (p *pkgCtx) loopLayer(n ast.Node, fnNode ast.Node, stack []ast.Node) *Layer
 		body, cond = n.Body, n.Cond
 	case *ast.RangeStmt:
 		body = n.Body
+		if ws := p.attemptSource(n.X); ws != nil {
+			return p.iteratorLayer(n, ws, fnNode)
+		}
 		if !p.rangeCounts(n) {
 			p.fallback(n)
 			return nil
@@ -80,12 +83,16 @@ func (p *pkgCtx) loopLayer(n ast.Node, fnNode ast.Node, stack []ast.Node) *Layer
 	if p.varies(body, shape) {
 		return nil
 	}
+	if _, isFor := n.(*ast.ForStmt); isFor && p.retryNot(body, shape.ops, waits, fnNode) != "" {
+		return nil
+	}
 	l := &Layer{Kind: Loop, Name: "retry loop", Pos: n.Pos(), Node: n, Body: body, Ops: shape.ops}
 	for _, w := range waits {
 		l.Waits = append(l.Waits, w.node)
 	}
 	l.Context = p.opContext(shape.ops)
 	p.loopPolicy(l, n, body, cond, waits, shape, fnNode)
+	l.Policy.Fallback = p.fallbackAfter(n, cond, stack)
 	return l
 }
 
@@ -164,7 +171,15 @@ func (p *pkgCtx) shape(loop ast.Node, body *ast.BlockStmt, cond ast.Expr) *loopS
 				return true
 			}
 			call, ok := astutil.Unparen(n.Rhs[0]).(*ast.CallExpr)
-			if !ok || !p.fallible(call) {
+			if !ok {
+				return true
+			}
+			if !p.fallible(call) {
+				// v, ok := c.lookup(ctx, key): a false ok is the failure.
+				if v := p.okResult(call, n.Lhs); v != nil {
+					s.errs[v] = call
+					s.ops = append(s.ops, call)
+				}
 				return true
 			}
 			var errVar *types.Var
@@ -363,9 +378,28 @@ func (p *pkgCtx) keepRetried(loop ast.Node, body *ast.BlockStmt, cond ast.Expr, 
 					}
 				}
 			}
+			// A tagless switch decides like an if-else chain: each case is
+			// a condition and its clause the branch taken.
+			if sw, ok := n.(*ast.SwitchStmt); ok && sw.Tag == nil && !retried[v] {
+				for _, cc := range sw.Body.List {
+					clause, ok := cc.(*ast.CaseClause)
+					if !ok {
+						continue
+					}
+					for _, e := range clause.List {
+						if p.condIs(e, t, false) == successPath && p.blockLeavesAny(&ast.BlockStmt{List: clause.Body}) {
+							retried[v] = true
+						}
+					}
+				}
+			}
 			ifs, ok := n.(*ast.IfStmt)
 			if !ok || retried[v] {
 				return !retried[v]
+			}
+			if p.leavesPred(ifs.Cond, t) && p.blockLeavesAny(ifs.Body) {
+				retried[v] = true // if !shouldRetry(resp, err) { break }
+				return false
 			}
 			c := p.condIs(ifs.Cond, t, false)
 			if c == unknownPath && p.ifStatusTest(ifs, t) && (p.continuesOrWaits(ifs.Body, loop) || p.blockLeavesAny(ifs.Body)) {
@@ -539,6 +573,13 @@ func (p *pkgCtx) condIs(cond ast.Expr, s *loopShape, _ bool) path {
 			return p.statusPath(c, s)
 		default:
 			return p.statusPath(c, s)
+		}
+	case *ast.Ident:
+		// The ok of an operation with no error result.
+		if v := p.identVar(c); v != nil && isBool(v.Type()) {
+			if _, ok := s.errs[v]; ok {
+				return successPath
+			}
 		}
 	case *ast.UnaryExpr:
 		if c.Op == token.NOT {
@@ -782,6 +823,18 @@ func (p *pkgCtx) walkPaths(stmts []ast.Stmt, at path, loop ast.Node, s *loopShap
 			if st.Init != nil {
 				p.track(st.Init, s)
 				p.walkPaths([]ast.Stmt{st.Init}, at, loop, s)
+			}
+			if at != failurePath && st.Else == nil && p.leavesPred(st.Cond, s) && p.blockLeaves(st.Body, loop) {
+				// if !shouldRetry(resp, err) { break }: the branch leaves on
+				// success and on a failure not worth retrying; past it only
+				// retried failures remain.
+				s.decide = append(s.decide, st.Cond)
+				s.success = true
+				if s.class == nil {
+					s.class = st.Cond
+				}
+				at = failurePath
+				continue
 			}
 			c := p.condIs(st.Cond, s, false)
 			if c == unknownPath && at != failurePath && p.ifStatusTest(st, s) {

@@ -49,7 +49,11 @@ func (p *pkgCtx) loopPolicy(l *Layer, n ast.Node, body *ast.BlockStmt, cond ast.
 		waitFirst := len(l.Ops) > 0 && wait.node.Pos() < l.Ops[0].Pos() && within(l.Ops[0], body) &&
 			!(cond != nil && p.mentionsErr(cond, s))
 		p.schedule(pol, wait, body, ctr, waitFirst)
-		pol.Jitter = p.jitter(wait.dur, body, fnNode)
+		if wait.helper != nil {
+			pol.Jitter = p.jitter(wait.dur, wait.helper.Body, wait.helper)
+		} else {
+			pol.Jitter = p.jitter(wait.dur, body, fnNode)
+		}
 		if pol.Jitter == Unknown && pol.WaitsKnown {
 			pol.Jitter = No
 		}
@@ -94,6 +98,10 @@ func (p *pkgCtx) loopPolicy(l *Layer, n ast.Node, body *ast.BlockStmt, cond ast.
 	}
 	check(body)
 	pol.Guard = p.guard(body, wait)
+	if pol.Guard != nil && pol.DeadlineAware != Yes {
+		// A guard helper reads the deadline itself: it is the check.
+		pol.DeadlineAware, pol.DeadlinePos = Yes, pol.Guard.Pos
+	}
 
 	// The retry's own overall limit: a context.WithTimeout in the function
 	// before the loop, whose context the loop uses.
@@ -102,6 +110,9 @@ func (p *pkgCtx) loopPolicy(l *Layer, n ast.Node, body *ast.BlockStmt, cond ast.
 		pol.MaxElapsed = p.wallClockBound(n, cond, body, fnNode)
 	}
 	pol.PerAttempt = p.bodyTimeout(body)
+	if pol.PerAttempt.Set {
+		pol.AttemptCtxEnds = p.attemptCtxEnds(body, n)
+	}
 
 	if pos := p.retryAfterPos(body); pos.IsValid() {
 		pol.RetryAfter, pol.RetryAfterPos = Yes, pos
@@ -440,6 +451,8 @@ func (p *pkgCtx) attemptsFromTest(pol *Policy, c *counter, bound ast.Expr, op to
 			holds = x > n
 		case token.GEQ:
 			holds = x >= n
+		case token.EQL:
+			holds = x == n
 		}
 		if leaves && holds || !leaves && !holds {
 			pol.Attempts.Known, pol.Attempts.N = true, k
@@ -521,6 +534,8 @@ func (p *pkgCtx) schedule(pol *Policy, w *waitSite, body *ast.BlockStmt, ctr *co
 		state[v] = constant.MakeInt64(init)
 	}
 	var waits []time.Duration
+	p.atLeast = false
+	defer func() { pol.WaitsAtLeast = len(pol.Waits) > 0 && p.atLeast }()
 	for k := 0; k < nwaits; k++ {
 		bind := env{}
 		for v, c := range state {
@@ -546,7 +561,14 @@ func (p *pkgCtx) schedule(pol *Policy, w *waitSite, body *ast.BlockStmt, ctr *co
 			}
 			bind[ctr.v] = constant.MakeInt64(val)
 		}
-		d, ok := p.eval(w.dur, bind, 0)
+		d, ok := p.evalWait(w, bind)
+		if !ok && w.helper == nil {
+			// A random part: the least the wait can be is still a result.
+			if iv, ok2 := p.evalInterval(w.dur, bind, 0); ok2 && iv.lo > 0 {
+				d, ok = constant.MakeInt64(int64(iv.lo)), true
+				p.atLeast = true
+			}
+		}
 		if !ok {
 			break
 		}
@@ -809,6 +831,10 @@ func (p *pkgCtx) guard(body *ast.BlockStmt, wait *waitSite) *Guard {
 				g = gd
 				return false
 			case *ast.CallExpr:
+				if gd := p.guardCall(n, wv); gd != nil {
+					g = gd
+					return false
+				}
 				if depth > 0 {
 					return true
 				}
@@ -1099,7 +1125,11 @@ func (pol *Policy) String() string {
 		for _, w := range pol.Waits {
 			ws = append(ws, durconst.Format(w))
 		}
-		parts = append(parts, "waits="+strings.Join(ws, ","))
+		if pol.WaitsAtLeast {
+			parts = append(parts, "waits>="+strings.Join(ws, ","))
+		} else {
+			parts = append(parts, "waits="+strings.Join(ws, ","))
+		}
 	}
 	parts = append(parts, "jitter="+pol.Jitter.String(), "deadline="+pol.DeadlineAware.String(), "cancellable="+pol.WaitCancellable.String(), "retryafter="+pol.RetryAfter.String())
 	if pol.Guard != nil {
@@ -1118,6 +1148,12 @@ func (pol *Policy) String() string {
 	}
 	if pol.PerAttempt.Known {
 		parts = append(parts, "perattempt="+durconst.Format(pol.PerAttempt.D))
+	}
+	if pol.Fallback.IsValid() {
+		parts = append(parts, "fallback")
+	}
+	if pol.AttemptCtxEnds.IsValid() {
+		parts = append(parts, "attemptctx-ends")
 	}
 	if pol.Classifier != nil {
 		parts = append(parts, "classifier")

@@ -38,6 +38,12 @@ func (p *pkgCtx) summarize() {
 			if n == nil {
 				return false
 			}
+			if _, ok := n.(*ast.GoStmt); ok {
+				// A goroutine runs beside the call, not inside it: a retry
+				// it starts (a pool dialling in the background) is not
+				// nested in the caller's attempt.
+				return false
+			}
 			if l := p.res.byNode[n]; l != nil && l != self {
 				chains = append(chains, chainOf(l)...)
 				if l.Remote == Yes {
@@ -138,10 +144,17 @@ func (p *pkgCtx) summarize() {
 		}
 		chains, remote := reachIn(root, nil)
 		f.Chains, f.Remote = prune(chains), remote
-		if w, ok := p.waiter[fn]; ok {
+		if w, ok := p.waiter[fn]; ok && w.arg >= 0 {
 			f.Waiter, f.WaitArg, f.Cancellable = true, w.arg, w.cancellable
+		} else if ok {
+			if t, arg := p.waitTable(fn, w); t != nil {
+				f.WaitTable, f.WaitTableArg, f.Cancellable = t, arg, w.cancellable
+			}
 		}
 		f.RetryAfter = p.raFunc[fn]
+		if g, ok := p.guardOf(fn); ok {
+			f.GuardArg = g.need + 1
+		}
 		if d, pos, ok := p.dirs.P99(decl); ok {
 			f.P99, f.P99Posn = d, p.short(pos)
 		} else if d, src, ok := ValuesP99(fn); ok { // the values file (values.go)
@@ -197,6 +210,9 @@ func (r *Result) Inner(l *Layer) []Chain {
 			if n == nil {
 				return false
 			}
+			if _, ok := n.(*ast.GoStmt); ok {
+				return false // runs beside the attempt, not inside it
+			}
 			if inner := r.byNode[n]; inner != nil && inner != l {
 				add([]Chain{{Layers: []LayerInfo{r.layerInfoOf(inner)}}}, "")
 				// the nested layer's own inner chains
@@ -244,6 +260,7 @@ func (p *pkgCtx) layerInfo(l *Layer) LayerInfo {
 		Posn:          p.short(l.Pos),
 		Assumed:       l.Policy.Assumed,
 		Waits:         l.Policy.Waits,
+		WaitsAtLeast:  l.Policy.WaitsAtLeast,
 		DeadlineAware: l.Policy.DeadlineAware,
 		Remote:        l.Remote == Yes,
 	}
@@ -264,6 +281,12 @@ func (p *pkgCtx) layerInfo(l *Layer) LayerInfo {
 			li.Reserve, li.ReserveKnown = g.Reserve.D, true
 		}
 		li.GuardWait = g.IncludesWait
+	}
+	if pos := l.Policy.Fallback; pos.IsValid() {
+		li.FallbackPosn = p.short(pos)
+	}
+	if pos := l.Policy.AttemptCtxEnds; pos.IsValid() {
+		li.AttemptCtxEnd = p.short(pos)
 	}
 	if v := l.Policy.PerAttempt; v.Known {
 		li.PerAttempt = v.D

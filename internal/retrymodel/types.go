@@ -89,7 +89,11 @@ type Policy struct {
 	// first few waits for unbounded retries).
 	Waits      []time.Duration
 	WaitsKnown bool
-	WaitPos    token.Pos // the wait call or the library option that sets it
+	// WaitsAtLeast: each wait is at least the one listed (the code raises
+	// it above the schedule, as to a Retry-After); the list is the least
+	// the retry waits, so the time it needs to start is exact as a minimum.
+	WaitsAtLeast bool
+	WaitPos      token.Pos // the wait call or the library option that sets it
 	// Schedule describes the shape: "constant 2s", "exponential 1s*2^i, cap 30s",
 	// "library default (backoff v4: 500ms*1.5^i, ±50%, cap 60s)".
 	Schedule string
@@ -134,6 +138,14 @@ type Policy struct {
 	// PerAttempt is a per-attempt timeout: context.WithTimeout inside the
 	// loop body, an http.Client Timeout of the client used by the operation.
 	PerAttempt Value
+	// AttemptCtxEnds is where the body tests the per-attempt context
+	// (attemptCtx.Err() != nil) and leaves the retry: one attempt that runs
+	// out of its own timeout then ends every retry after it. NoPos if none.
+	AttemptCtxEnds token.Pos
+	// Fallback is the fallible call the function makes after the loop
+	// gives up (a backup model, another region): part of what a guard's
+	// reserve pays for. NoPos if none.
+	Fallback token.Pos
 
 	// Assumed is set when values come from a library or SDK default because
 	// the code that configures the client could not be found.

@@ -6,6 +6,7 @@ import (
 	"go/token"
 	"go/types"
 	"strings"
+	"time"
 
 	"golang.org/x/tools/go/ast/astutil"
 	"golang.org/x/tools/go/types/typeutil"
@@ -14,8 +15,17 @@ import (
 // waitInfo describes a package function that waits for a duration it is
 // given: func sleepCtx(ctx context.Context, d time.Duration) error.
 type waitInfo struct {
-	arg         int
+	arg         int // the parameter waited for; -1 when the helper computes the duration
 	cancellable bool
+	// dur is the duration the helper waits, in terms of its parameters and
+	// receiver (time.Second << attempt, p.base * n), when it computes it;
+	// decl is the helper. Only package functions have it.
+	dur  ast.Expr
+	decl *ast.FuncDecl
+	// table and tableArg are an imported helper's waits by argument
+	// (FuncFact.WaitTable).
+	table    []time.Duration
+	tableArg int
 }
 
 // A waitSite is one place a retry region waits.
@@ -28,6 +38,14 @@ type waitSite struct {
 	// from, and backoffPkg its import path: the ticker fires on its schedule.
 	backoff    ast.Expr
 	backoffPkg string
+	// call and helper are set when the wait is a helper that computes its
+	// duration: dur is then in the helper's terms, evaluated with its
+	// parameters bound to call's arguments.
+	call   *ast.CallExpr
+	helper *ast.FuncDecl
+	// table is an imported helper's waits by argument tableArg.
+	table    []time.Duration
+	tableArg int
 }
 
 // waitsIn returns the waits of a region, without descending into nested
@@ -72,7 +90,13 @@ func (p *pkgCtx) waitsIn(root ast.Node) []waitSite {
 				if w.cancellable {
 					c = Yes
 				}
-				out = append(out, waitSite{node: n, dur: n.Args[w.arg], cancellable: c})
+				if w.arg < 0 && w.table != nil {
+					out = append(out, waitSite{node: n, dur: n, cancellable: c, call: n, table: w.table, tableArg: w.tableArg})
+				} else if w.arg < 0 {
+					out = append(out, waitSite{node: n, dur: w.dur, cancellable: c, call: n, helper: w.decl})
+				} else {
+					out = append(out, waitSite{node: n, dur: n.Args[w.arg], cancellable: c})
+				}
 			}
 		}
 		return true
@@ -266,6 +290,9 @@ func (p *pkgCtx) waiterOf(fn *types.Func) (waitInfo, bool) {
 		if p.pass.ImportObjectFact(fn, &f) && f.Waiter {
 			return waitInfo{arg: f.WaitArg, cancellable: f.Cancellable}, true
 		}
+		if len(f.WaitTable) > 0 {
+			return waitInfo{arg: -1, cancellable: f.Cancellable, table: f.WaitTable, tableArg: f.WaitTableArg}, true
+		}
 	}
 	return waitInfo{}, false
 }
@@ -279,13 +306,17 @@ func (p *pkgCtx) indexHelpers() {
 			continue
 		}
 		sig := fn.Type().(*types.Signature)
-		// A sleep helper waits, outside any loop, for a duration parameter.
+		// A sleep helper waits, outside any loop, for a duration parameter
+		// or for one it computes from its parameters (waitHelper).
 		for _, w := range p.waitsIn(decl.Body) {
 			if w.ticker || w.dur == nil {
 				continue
 			}
 			id, ok := astutil.Unparen(w.dur).(*ast.Ident)
 			if !ok {
+				if wi, ok := p.waitHelper(decl, sig, w); ok {
+					p.waiter[fn] = wi
+				}
 				continue
 			}
 			for i := 0; i < sig.Params().Len(); i++ {

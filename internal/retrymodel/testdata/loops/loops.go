@@ -367,7 +367,7 @@ func (a *provider) shouldRetry(attempts int, err error) (bool, int64, error) {
 // inside a select (as opencode's provider does).
 func (a *provider) send(ctx context.Context) error {
 	attempts := 0
-	for { // want `retry loop: attempts=9 jitter=unknown deadline=yes cancellable=yes retryafter=no`
+	for { // want `retry loop: attempts=9 waits=100ms,100ms,100ms,100ms,100ms,100ms,100ms,100ms jitter=no deadline=yes cancellable=yes retryafter=no`
 		attempts++
 		err := call(ctx)
 		if err != nil {

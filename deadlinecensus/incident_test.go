@@ -1,0 +1,54 @@
+package deadlinecensus
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"golang.org/x/tools/go/analysis/analysistest"
+)
+
+// The incident written the way real code writes it (testdata/incident, its
+// own module): the wait, the guard and the Retry-After reading are helpers,
+// Retry-After can raise the wait, a backup call follows the last attempt,
+// and the queue holds the client as an llm.Completer. The census and the
+// analyzer must give the seed's numbers: 72s needed; 100s and 200s can
+// start, 40s and 22s cannot, no deadline can.
+
+func incidentDir(t *testing.T) string {
+	dir, err := filepath.Abs(filepath.Join("testdata", "incident"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+func TestRealisticIncident(t *testing.T) {
+	p, err := Load(Options{Dir: incidentDir(t)}, "./...")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := Run(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pl := pipeline(t, c, "example.com/incident/llm.(*Client).Complete")
+	r := pl.Req
+	if !r.Known || r.AtLeast || r.Required.Seconds() != 72 || r.P99.Seconds() != 40 {
+		t.Errorf("requirement: got R=%v known=%v atLeast=%v p99=%v (%s), want 72s and 40s", r.Required, r.Known, r.AtLeast, r.P99, r.Derivation)
+	}
+	if !strings.Contains(r.Derivation, "first wait 7s + reserve 65s") {
+		t.Errorf("derivation: %s", r.Derivation)
+	}
+	checkRows(t, pl, []want{
+		{"api.(*Server).Chat", "http-handler", "api.(*Server).Chat -> llm.(*Client).Complete", "100s", "api/api.go:24:17", "yes", "yes"},
+		{"job.(*Nightly).Run", "goroutine", "job.(*Nightly).Run -> llm.(*Client).Complete", "200s", "job/job.go:20:17", "yes", "yes"},
+		{"queue.(*Worker).Run", "goroutine", "queue.(*Worker).Run -> queue.(*Worker).handle -> llm.(*Client).Complete", "40s", "queue/worker.go:30:17", "no", "yes"},
+		{"batch.Run$1", "goroutine", "batch.Run$1 -> llm.(*Client).Complete", "22s", "batch/batch.go:19:19", "no", "no"},
+		{"cli.main", "main", "cli.main -> llm.(*Client).Complete", "none", "", "yes", "yes"},
+	})
+}
+
+func TestRealisticIncidentAnalyzer(t *testing.T) {
+	analysistest.Run(t, incidentDir(t), Analyzer, "./...")
+}

@@ -1,0 +1,3 @@
+module example.com/incident
+
+go 1.26

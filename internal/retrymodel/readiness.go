@@ -1,0 +1,301 @@
+package retrymodel
+
+import (
+	"go/ast"
+	"go/constant"
+	"go/token"
+	"go/types"
+	"strings"
+
+	"golang.org/x/tools/go/ast/astutil"
+	"golang.org/x/tools/go/types/typeutil"
+)
+
+// A cycle around an operation is a retry when the operation's failure is
+// what sends it round again. Some cycles have that shape but wait for a
+// state instead; retryNot says why a recognised loop is one of those:
+//   - the operation reads local state (a file, a directory): the loop waits
+//     for something to appear, nothing failed;
+//   - the operation is a readiness check (Ping, /healthz, /ready) or
+//     targets a service on this machine (localhost, 127.0.0.1, ::1), often
+//     one the function has just started: a start-up wait;
+//   - the loop waits before its first attempt: it asks at an interval (an
+//     OAuth device-code poll), so its "failures" are states (pending).
+//
+// It returns "" for a retry.
+func (p *pkgCtx) retryNot(body *ast.BlockStmt, ops []*ast.CallExpr, waits []waitSite, fnNode ast.Node) string {
+	if len(ops) == 0 {
+		return ""
+	}
+	local, ready := true, true
+	for _, op := range ops {
+		local = local && p.localRead(op)
+		ready = ready && (p.readinessCheck(op) || p.localTarget(op, fnNode))
+	}
+	switch {
+	case local:
+		return "reads local state"
+	case ready:
+		return "readiness wait"
+	case p.waitsFirst(body, ops, waits) && !p.attemptBefore(body, ops, fnNode):
+		return "polls at an interval"
+	}
+	return ""
+}
+
+// localRead: os.ReadFile, os.Stat, os.Open, ... on this machine.
+func (p *pkgCtx) localRead(op *ast.CallExpr) bool {
+	fn := typeutil.StaticCallee(p.info, op)
+	if fn == nil || fn.Pkg() == nil || fn.Pkg().Path() != "os" {
+		return false
+	}
+	switch fn.Name() {
+	case "ReadFile", "Stat", "Lstat", "Open", "ReadDir", "Readlink":
+		return true
+	}
+	return false
+}
+
+// readinessCheck: a Ping, or a request whose URL names a health endpoint.
+func (p *pkgCtx) readinessCheck(op *ast.CallExpr) bool {
+	if fn := typeutil.Callee(p.info, op); fn != nil {
+		switch fn.Name() {
+		case "Ping", "PingContext":
+			return true
+		}
+	}
+	return p.opStrings(op, func(s string) bool {
+		s = strings.ToLower(s)
+		for _, ep := range []string{"/health", "/healthz", "/ready", "/readyz", "/livez", "/ping"} {
+			if strings.HasSuffix(s, ep) || strings.Contains(s, ep+"?") {
+				return true
+			}
+		}
+		return false
+	})
+}
+
+// localTarget: the operation's address is this machine, directly or
+// through a field or local the function sets to such an address.
+func (p *pkgCtx) localTarget(op *ast.CallExpr, fnNode ast.Node) bool {
+	if p.opStrings(op, isLoopback) {
+		return true
+	}
+	// "http://" + h.addr + "/ready" where the function set h.addr = "localhost:18080".
+	found := false
+	ast.Inspect(op, func(n ast.Node) bool {
+		var obj types.Object
+		switch x := n.(type) {
+		case *ast.SelectorExpr:
+			obj = p.info.Uses[x.Sel]
+		case *ast.Ident:
+			obj = p.info.Uses[x]
+		}
+		if v, ok := obj.(*types.Var); ok && fnNode != nil {
+			ast.Inspect(fnNode, func(m ast.Node) bool {
+				as, ok := m.(*ast.AssignStmt)
+				if !ok || len(as.Lhs) != len(as.Rhs) {
+					return true
+				}
+				for i, lhs := range as.Lhs {
+					var lobj types.Object
+					switch l := astutil.Unparen(lhs).(type) {
+					case *ast.SelectorExpr:
+						lobj = p.info.Uses[l.Sel]
+					case *ast.Ident:
+						lobj = p.identVar(l)
+					}
+					if lobj == v && p.stringsIn(as.Rhs[i], isLoopback) {
+						found = true
+					}
+				}
+				return !found
+			})
+		}
+		return !found
+	})
+	return found
+}
+
+func isLoopback(s string) bool {
+	s = strings.ToLower(s)
+	return strings.Contains(s, "localhost") || strings.Contains(s, "127.0.0.1") || strings.Contains(s, "[::1]")
+}
+
+// opStrings reports a string constant in the operation's arguments (also
+// through the request it sends: http.NewRequest(..., url, ...)) that
+// satisfies match.
+func (p *pkgCtx) opStrings(op *ast.CallExpr, match func(string) bool) bool {
+	if p.stringsIn(op, match) {
+		return true
+	}
+	// client.Do(req) with req := http.NewRequest(...) in the same function.
+	for _, a := range op.Args {
+		id, ok := astutil.Unparen(a).(*ast.Ident)
+		if !ok {
+			continue
+		}
+		v := p.identVar(id)
+		if v == nil {
+			continue
+		}
+		if def := p.singleDef(v); def != nil && p.stringsIn(def, match) {
+			return true
+		}
+	}
+	return false
+}
+
+func (p *pkgCtx) stringsIn(n ast.Node, match func(string) bool) bool {
+	found := false
+	ast.Inspect(n, func(m ast.Node) bool {
+		e, ok := m.(ast.Expr)
+		if !ok || found {
+			return !found
+		}
+		if tv, ok := p.info.Types[e]; ok && tv.Value != nil && tv.Value.Kind() == constant.String {
+			found = match(constant.StringVal(tv.Value))
+			return false
+		}
+		return true
+	})
+	return found
+}
+
+// waitsFirst reports a loop body that waits, unconditionally, before its
+// first operation, and no attempt before the loop: it asks at an interval.
+func (p *pkgCtx) waitsFirst(body *ast.BlockStmt, ops []*ast.CallExpr, waits []waitSite) bool {
+	first := token.NoPos
+	for _, op := range ops {
+		if !first.IsValid() || op.Pos() < first {
+			first = op.Pos()
+		}
+	}
+	for _, st := range body.List {
+		if st.End() > first {
+			return false
+		}
+		for _, w := range waits {
+			if within(w.node, st) && !p.conditional(st, w.node) && !p.changesPerTurn(w.dur, body) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// changesPerTurn reports a duration that mentions a variable the loop
+// changes (the counter, a growing delay): a backoff, not an interval.
+func (p *pkgCtx) changesPerTurn(dur ast.Expr, body *ast.BlockStmt) bool {
+	if dur == nil {
+		return false
+	}
+	changes := false
+	ast.Inspect(dur, func(n ast.Node) bool {
+		id, ok := n.(*ast.Ident)
+		if !ok {
+			return true
+		}
+		v := p.identVar(id)
+		if v == nil {
+			return true
+		}
+		if _, grows := p.growingVars(body)[v]; grows || p.stepOf(v, body).IsValid() {
+			changes = true
+		}
+		for _, f := range p.pass.Files {
+			ast.Inspect(f, func(m ast.Node) bool {
+				if fs, ok := m.(*ast.ForStmt); ok && fs.Body == body && fs.Post != nil {
+					ast.Inspect(fs.Post, func(k ast.Node) bool {
+						if kid, ok := k.(*ast.Ident); ok && p.identVar(kid) == v {
+							changes = true
+						}
+						return true
+					})
+				}
+				return !changes
+			})
+		}
+		return !changes
+	})
+	return changes
+}
+
+// attemptBefore reports the operation called before the loop in the same
+// function (err := call(ctx); for err != nil { wait; err = call(ctx) }):
+// the wait inside then follows a failed attempt.
+func (p *pkgCtx) attemptBefore(body *ast.BlockStmt, ops []*ast.CallExpr, fnNode ast.Node) bool {
+	if fnNode == nil {
+		return false
+	}
+	callees := make(map[types.Object]bool)
+	for _, op := range ops {
+		if fn := typeutil.Callee(p.info, op); fn != nil {
+			callees[fn] = true
+		}
+	}
+	found := false
+	ast.Inspect(fnNode, func(n ast.Node) bool {
+		if n == nil || found || n.Pos() >= body.Pos() {
+			return false
+		}
+		if call, ok := n.(*ast.CallExpr); ok && callees[typeutil.Callee(p.info, call)] {
+			found = true
+		}
+		return !found
+	})
+	return found
+}
+
+// conditional reports whether n sits under a condition inside the
+// top-level statement st (if attempt > 0 { wait }).
+func (p *pkgCtx) conditional(st ast.Stmt, n ast.Node) bool {
+	switch st.(type) {
+	case *ast.IfStmt, *ast.SwitchStmt, *ast.TypeSwitchStmt, *ast.ForStmt, *ast.RangeStmt:
+		return true
+	}
+	return false
+}
+
+// attemptSource recognises a range over attempts that a helper yields
+// after each wait (for attempt := range newRetryTimer(ctx, 3, time.Second),
+// a channel or an iter.Seq): the waits are the helper's, folded with its
+// parameters bound to the call's arguments.
+func (p *pkgCtx) attemptSource(x ast.Expr) []waitSite {
+	call, ok := astutil.Unparen(x).(*ast.CallExpr)
+	if !ok {
+		return nil
+	}
+	fn := typeutil.StaticCallee(p.info, call)
+	decl := p.res.decls[fn]
+	if decl == nil || decl.Body == nil {
+		return nil
+	}
+	switch p.info.TypeOf(call).Underlying().(type) {
+	case *types.Chan, *types.Signature:
+	default:
+		return nil
+	}
+	var out []waitSite
+	ast.Inspect(decl.Body, func(n ast.Node) bool {
+		var b *ast.BlockStmt
+		switch n := n.(type) {
+		case *ast.ForStmt:
+			b = n.Body
+		case *ast.RangeStmt:
+			b = n.Body
+		case *ast.FuncLit:
+			b = n.Body
+		}
+		if b != nil {
+			for _, w := range p.waitsIn(b) {
+				if w.dur != nil && !w.ticker {
+					w.call, w.helper = call, decl
+					out = append(out, w)
+				}
+			}
+		}
+		return true
+	})
+	return out
+}
