@@ -1,7 +1,7 @@
-// Package store: a retry whose wait is a package variable. Alone, the
-// variable holds one value (2s) and the wait is folded; its internal test
-// assigns it too, so the test variant, the view go vet reports, cannot
-// fold it.
+// Package store: a retry whose wait is a package variable. Its internal
+// test assigns the variable too; the test variant, the view go vet
+// reports, must still judge the wait at its production value (2s): a
+// test's assignment changes no verdict on production code.
 package store
 
 import (
