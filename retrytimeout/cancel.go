@@ -57,7 +57,7 @@ func (c *checker) uncancellableWait(l *retrymodel.Layer, attemptOnly string) boo
 			continue
 		}
 		ctxVar, ok := c.contextInScope(l, n.Pos())
-		if !ok || c.isBackground(ctxVar) || c.doneNilOnly(n, ctxVar) {
+		if !ok || c.isBackground(ctxVar) || c.doneNilOnly(n, ctxVar) || c.perAttemptOfNever(ctxVar, l) {
 			continue
 		}
 		w.ctx = ctxVar
@@ -250,6 +250,61 @@ func (c *checker) neverDone(e ast.Expr, seen map[*types.Var]bool) bool {
 	return false
 }
 
+// perAttemptOfNever reports a context made afresh in the retried region on
+// each turn, with a timeout or cancel of its own, from a context that can
+// never be done (ctx, cancel := context.WithTimeout(context.Background(),
+// dialTimeout) in a reconnect probe): it bounds one attempt, and a wait
+// after that attempt has nothing of the caller's to honour.
+func (c *checker) perAttemptOfNever(v *types.Var, l *retrymodel.Layer) bool {
+	if l.Body == nil || v.Pos() < l.Body.Pos() || v.Pos() >= l.Body.End() {
+		return false
+	}
+	// ctx, cancel := context.WithTimeout(...): every assignment to v, as the
+	// first of a call's two results.
+	var vals []ast.Expr
+	other := false
+	ast.Inspect(l.Body, func(n ast.Node) bool {
+		as, ok := n.(*ast.AssignStmt)
+		if !ok {
+			return true
+		}
+		for i, lhs := range as.Lhs {
+			id, ok := astutil.Unparen(lhs).(*ast.Ident)
+			if !ok || c.pass.TypesInfo.ObjectOf(id) != v {
+				continue
+			}
+			if i == 0 && len(as.Lhs) == 2 && len(as.Rhs) == 1 {
+				vals = append(vals, as.Rhs[0])
+			} else {
+				other = true
+			}
+		}
+		return true
+	})
+	if other || len(vals) == 0 {
+		return false
+	}
+	for _, e := range vals {
+		call, ok := astutil.Unparen(e).(*ast.CallExpr)
+		if !ok || len(call.Args) == 0 {
+			return false
+		}
+		fn := typeutil.StaticCallee(c.pass.TypesInfo, call)
+		if fn == nil || fn.Pkg() == nil || fn.Pkg().Path() != "context" {
+			return false
+		}
+		switch fn.Name() {
+		case "WithTimeout", "WithDeadline", "WithCancel", "WithTimeoutCause", "WithDeadlineCause", "WithCancelCause":
+		default:
+			return false
+		}
+		if !c.neverDone(call.Args[0], map[*types.Var]bool{}) {
+			return false
+		}
+	}
+	return true
+}
+
 // doneNilOnly reports whether the wait n is reached only when ctx.Done()
 // is nil (the context can never be cancelled): inside the then-branch of
 // `if ctx.Done() == nil`, the else-branch of `if ctx.Done() != nil`, or
@@ -344,6 +399,21 @@ func leaves(b *ast.BlockStmt) bool {
 	switch s := b.List[len(b.List)-1].(type) {
 	case *ast.ReturnStmt, *ast.BranchStmt:
 		return true
+	case *ast.SelectStmt:
+		// select { case <-done: return err; case <-timer.C: continue }
+		if len(s.Body.List) == 0 {
+			return false
+		}
+		for _, cc := range s.Body.List {
+			cc := cc.(*ast.CommClause)
+			if !leaves(&ast.BlockStmt{List: cc.Body}) {
+				return false
+			}
+		}
+		return true
+	case *ast.IfStmt:
+		els, ok := s.Else.(*ast.BlockStmt)
+		return ok && leaves(s.Body) && leaves(els)
 	case *ast.ExprStmt:
 		if call, ok := s.X.(*ast.CallExpr); ok {
 			if id, ok := call.Fun.(*ast.Ident); ok && id.Name == "panic" {

@@ -5,6 +5,7 @@ import (
 	"go/constant"
 	"go/token"
 	"go/types"
+	"net"
 	"strings"
 
 	"golang.org/x/tools/go/ast/astutil"
@@ -117,9 +118,25 @@ func (p *pkgCtx) localTarget(op *ast.CallExpr, fnNode ast.Node) bool {
 	return found
 }
 
+// isLoopback reports whether a URL, or a host[:port] piece of one, names
+// this machine. Only the host counts: "https://status.example.com/localhost"
+// is a remote service.
 func isLoopback(s string) bool {
-	s = strings.ToLower(s)
-	return strings.Contains(s, "localhost") || strings.Contains(s, "127.0.0.1") || strings.Contains(s, "[::1]")
+	host := strings.ToLower(s)
+	if i := strings.Index(host, "://"); i >= 0 {
+		host = host[i+3:]
+	}
+	if i := strings.IndexAny(host, "/?#"); i >= 0 {
+		host = host[:i]
+	}
+	if i := strings.LastIndex(host, "@"); i >= 0 {
+		host = host[i+1:]
+	}
+	if h, _, err := net.SplitHostPort(host); err == nil {
+		host = h
+	}
+	host = strings.Trim(host, "[]")
+	return host == "localhost" || strings.HasSuffix(host, ".localhost") || host == "::1" || strings.HasPrefix(host, "127.")
 }
 
 // opStrings reports a string constant in the operation's arguments (also

@@ -1,7 +1,7 @@
 // Package local holds readiness polls of a proxy or daemon that a test
 // harness (or the program itself) just started on this machine: nothing
-// remote is retried, so there is no herd to spread. Beside them, the same
-// poll of a host the caller names.
+// remote is retried, so there is no herd to spread. Beside them, retried
+// requests to a host the caller names.
 package local
 
 import (
@@ -75,11 +75,12 @@ func WaitIPv6(ctx context.Context, port int) error {
 	return errNeverUp
 }
 
-// WaitHost polls whatever host the caller names: it may be a shared
-// service, so the waits want jitter.
-func WaitHost(ctx context.Context, host string) error {
+// FetchHost retries a request to whatever host the caller names: it may be
+// a shared service, so the waits want jitter. (A health check of it would
+// be a readiness poll, which the model does not count as a retry.)
+func FetchHost(ctx context.Context, host string) error {
 	for i := 0; i < 10; i++ {
-		resp, err := http.Get("http://" + host + "/healthz")
+		resp, err := http.Get("http://" + host + "/v1/items")
 		if err == nil {
 			resp.Body.Close()
 			return nil
@@ -93,11 +94,11 @@ func WaitHost(ctx context.Context, host string) error {
 	return errNeverUp
 }
 
-// WaitLookalike names localhost only in a path segment: the host is a
+// FetchLookalike names localhost only in a path segment: the host is a
 // remote one.
-func WaitLookalike(ctx context.Context) error {
+func FetchLookalike(ctx context.Context) error {
 	for i := 0; i < 10; i++ {
-		resp, err := http.Get("https://status.example.com/localhost/healthz")
+		resp, err := http.Get("https://status.example.com/localhost/items")
 		if err == nil {
 			resp.Body.Close()
 			return nil

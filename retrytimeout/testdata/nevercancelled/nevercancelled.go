@@ -206,3 +206,79 @@ func boundToNothing(c *http.Client, url string) error {
 		return resp.Body.Close()
 	}, backoff.WithMaxRetries(eb, 5))
 }
+
+// temporal's shape: the select under `if done != nil` leaves on every
+// case, so the sleep after it runs only when Done is nil.
+func doneSelectLeaves(ctx context.Context, c *http.Client, url string) (*http.Response, error) {
+	for i := 0; i < 4; i++ {
+		resp, err := get(ctx, c, url)
+		if err == nil {
+			return resp, nil
+		}
+		if done := ctx.Done(); done != nil {
+			timer := time.NewTimer(jittered(i))
+			select {
+			case <-done:
+				timer.Stop()
+				return nil, ctx.Err()
+			case <-timer.C:
+				continue
+			}
+		}
+		time.Sleep(jittered(i))
+	}
+	return nil, errGaveUp
+}
+
+// The lookalike: one case of the select falls through to the sleep.
+func doneSelectFallsThrough(ctx context.Context, c *http.Client, url string) (*http.Response, error) {
+	for i := 0; i < 4; i++ {
+		resp, err := get(ctx, c, url)
+		if err == nil {
+			return resp, nil
+		}
+		if done := ctx.Done(); done != nil {
+			select {
+			case <-done:
+				return nil, ctx.Err()
+			case <-time.After(jittered(i)):
+			}
+		}
+		time.Sleep(jittered(i)) // want `wait ignores cancellation: time.Sleep in retry loop keeps waiting after ctx is done`
+	}
+	return nil, errGaveUp
+}
+
+// go-redis's reconnect probe: each turn dials on a fresh timeout over
+// Background; the sleep after a failed dial has no caller's context to
+// honour (the probe's own deadline bounds only its attempt).
+func probe(c *http.Client, url string, closed func() bool) *http.Response {
+	for i := 0; !closed(); i++ {
+		ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+		resp, err := get(ctx, c, url)
+		if err != nil {
+			time.Sleep(jittered(i))
+			cancel()
+			continue
+		}
+		cancel()
+		return resp
+	}
+	return nil
+}
+
+// The lookalike: the per-attempt timeout is over the caller's context.
+func probeCaller(parent context.Context, c *http.Client, url string, closed func() bool) *http.Response {
+	for i := 0; !closed(); i++ {
+		ctx, cancel := context.WithTimeout(parent, time.Second)
+		resp, err := get(ctx, c, url)
+		if err != nil {
+			time.Sleep(jittered(i)) // want `wait ignores cancellation: time.Sleep in retry loop keeps waiting after ctx is done`
+			cancel()
+			continue
+		}
+		cancel()
+		return resp
+	}
+	return nil
+}
