@@ -20,7 +20,10 @@
 //     and are never retried. The fix is code >= 500; the simple boolean
 //     forms get it as a suggested fix. It takes two 5xx codes to make an
 //     enumeration: 503 alone ("come back later") is a choice, not a range
-//     with holes.
+//     with holes. A list that already has 500 and misses only 529 is
+//     reported only for a retry of an API that sends 529 (an LLM API:
+//     Anthropic's, or an SDK or gateway in front of one); a module proxy
+//     or a database never sends it.
 //   - Permanent codes retried: 400, 401, 403, 404, 413 and 422 fail the
 //     same way on every attempt (for 413, shrink the input instead). A
 //     code retried only after reading the error's code or message (a

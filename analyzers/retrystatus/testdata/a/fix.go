@@ -30,7 +30,7 @@ func getOr(url string) (*http.Response, error) {
 func getAnd(url string) (*http.Response, error) {
 	var lastErr error
 	for attempt := 0; attempt < 3; attempt++ {
-		resp, err := http.Get(url)
+		resp, err := http.Get(url + "/v1/messages") // an API that sends 529
 		if err != nil {
 			lastErr = err
 			time.Sleep(2 * time.Second)

@@ -77,3 +77,23 @@ func attemptsLoop(call func() error) error {
 	}
 	return err
 }
+
+// moduleProxy lists every 5xx a module proxy sends, 500 included: 529 is an
+// LLM API's overload code that such a server never sends, so nothing is
+// missed (goproxy's upstream client).
+func moduleProxy(url string) (*http.Response, error) {
+	for attempt := 0; attempt < 3; attempt++ {
+		resp, err := http.Get(url + "/@v/list")
+		if err != nil {
+			return nil, err
+		}
+		switch resp.StatusCode {
+		case http.StatusInternalServerError, http.StatusBadGateway, http.StatusServiceUnavailable, http.StatusGatewayTimeout:
+			resp.Body.Close()
+			time.Sleep(time.Second)
+			continue
+		}
+		return resp, nil
+	}
+	return nil, fmt.Errorf("proxy unavailable")
+}

@@ -193,7 +193,7 @@ func errCommaOK(url string) (*http.Response, error) {
 
 func errFuncList(url string) (*http.Response, error) {
 	for attempt := 0; attempt < 5; attempt++ {
-		resp, err := do(url)
+		resp, err := do(url + "/v1/messages") // an API that sends 529
 		if err == nil {
 			return resp, nil
 		}
@@ -294,7 +294,7 @@ var retryableSet = newIntSet(http.StatusTooManyRequests, 499, http.StatusInterna
 
 func errConstructorSet(url string) (*http.Response, error) {
 	for attempt := 0; attempt < 4; attempt++ {
-		resp, err := do(url)
+		resp, err := do(url + "/v1/messages") // an API that sends 529
 		if err == nil {
 			return resp, nil
 		}

@@ -55,7 +55,7 @@ func CallRange(call func() error) error {
 
 func Get(url string) (*http.Response, error) {
 	for attempt := 0; attempt < 4; attempt++ {
-		resp, err := http.Get(url)
+		resp, err := http.Get(url + "/v1/messages") // an API that sends 529
 		if err != nil {
 			time.Sleep(time.Second)
 			continue

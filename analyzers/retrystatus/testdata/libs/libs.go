@@ -70,10 +70,11 @@ func RetryableHTTPRange(url string) (*http.Response, error) {
 	return c.Get(url)
 }
 
-// backoff: the operation decides with backoff.Permanent.
-func Backoff(call func() (*http.Response, error)) error {
+// backoff: the operation decides with backoff.Permanent; the call is to
+// an API that sends 529 (overloaded).
+func Backoff(call func(url string) (*http.Response, error)) error {
 	return backoff.Retry(func() error {
-		resp, err := call()
+		resp, err := call("https://api.anthropic.com/v1/messages")
 		if err != nil {
 			return err
 		}
