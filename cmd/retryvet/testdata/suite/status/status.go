@@ -1,5 +1,6 @@
 // Package status: a retry classifier that enumerates 5xx codes and
-// retries every 429 (retrystatus).
+// retries every 429 (retrystatus), around calls to an LLM API's messages
+// endpoint (which answers 529 when overloaded).
 package status
 
 import (
@@ -17,7 +18,7 @@ func Get(ctx context.Context, c *http.Client, url string) (*http.Response, error
 	var resp *http.Response
 	var err error
 	for attempt := 0; attempt < 4; attempt++ {
-		req, rerr := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
+		req, rerr := http.NewRequestWithContext(ctx, http.MethodGet, url+"/v1/messages", nil)
 		if rerr != nil {
 			return nil, rerr
 		}
