@@ -48,7 +48,7 @@ func (c *checker) localOnly(l *retrymodel.Layer) bool {
 			return true // Client.Do(req): the URL is the request's
 		}
 		seen = true
-		local = isLoopback(c.template(u, 0))
+		local = retrymodel.LoopbackURL(c.template(u, 0))
 		return local
 	})
 	return seen && local
@@ -84,7 +84,7 @@ func (c *checker) httpURL(call *ast.CallExpr) (ast.Expr, bool) {
 }
 
 // unknownPart stands for a part of a string that is not constant.
-const unknownPart = "\x00"
+const unknownPart = retrymodel.UnknownPart
 
 // template renders a string expression with its constant parts and
 // unknownPart for the rest: "http://" + addr + "/healthz" with addr :=
@@ -160,34 +160,4 @@ func (c *checker) sprintf(format string, args []ast.Expr, depth int) string {
 		i = j
 	}
 	return b.String()
-}
-
-// isLoopback reports a URL template whose host is known and names this
-// machine.
-func isLoopback(u string) bool {
-	if i := strings.Index(u, "://"); i >= 0 {
-		u = u[i+3:]
-	}
-	if at := strings.IndexByte(u, '@'); at >= 0 {
-		u = u[at+1:]
-	}
-	var host string
-	if strings.HasPrefix(u, "[") {
-		end := strings.IndexByte(u, ']')
-		if end < 0 {
-			return false
-		}
-		host = u[1:end]
-	} else {
-		end := strings.IndexAny(u, ":/?#"+unknownPart)
-		if end < 0 {
-			end = len(u)
-		}
-		if end < len(u) && u[end:end+1] == unknownPart {
-			return false // the host itself is not known
-		}
-		host = u[:end]
-	}
-	host = strings.ToLower(host)
-	return host == "localhost" || strings.HasSuffix(host, ".localhost") || host == "::1" || strings.HasPrefix(host, "127.")
 }

@@ -5,7 +5,6 @@ import (
 	"go/constant"
 	"go/token"
 	"go/types"
-	"net"
 	"strings"
 
 	"golang.org/x/tools/go/ast/astutil"
@@ -118,26 +117,7 @@ func (p *pkgCtx) localTarget(op *ast.CallExpr, fnNode ast.Node) bool {
 	return found
 }
 
-// isLoopback reports whether a URL, or a host[:port] piece of one, names
-// this machine. Only the host counts: "https://status.example.com/localhost"
-// is a remote service.
-func isLoopback(s string) bool {
-	host := strings.ToLower(s)
-	if i := strings.Index(host, "://"); i >= 0 {
-		host = host[i+3:]
-	}
-	if i := strings.IndexAny(host, "/?#"); i >= 0 {
-		host = host[:i]
-	}
-	if i := strings.LastIndex(host, "@"); i >= 0 {
-		host = host[i+1:]
-	}
-	if h, _, err := net.SplitHostPort(host); err == nil {
-		host = h
-	}
-	host = strings.Trim(host, "[]")
-	return host == "localhost" || strings.HasSuffix(host, ".localhost") || host == "::1" || strings.HasPrefix(host, "127.")
-}
+func isLoopback(s string) bool { return LoopbackURL(s) }
 
 // opStrings reports a string constant in the operation's arguments (also
 // through the request it sends: http.NewRequest(..., url, ...)) that

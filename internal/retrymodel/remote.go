@@ -83,3 +83,39 @@ func IsContext(t types.Type) bool {
 	n, ok := types.Unalias(t).(*types.Named)
 	return ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == "context" && n.Obj().Name() == "Context"
 }
+
+// UnknownPart stands, in a URL put together from constants, for a part
+// that is not constant ("http://" + addr + "/v1").
+const UnknownPart = "\x00"
+
+// LoopbackURL reports whether a URL, or a host[:port] piece of one, names
+// this machine (localhost, *.localhost, 127.x, ::1). Only a known host
+// counts: "https://status.example.com/localhost" is a remote service, and
+// a host with an UnknownPart in it is not known.
+func LoopbackURL(u string) bool {
+	if i := strings.Index(u, "://"); i >= 0 {
+		u = u[i+3:]
+	}
+	if at := strings.IndexByte(u, '@'); at >= 0 {
+		u = u[at+1:]
+	}
+	var host string
+	if strings.HasPrefix(u, "[") {
+		end := strings.IndexByte(u, ']')
+		if end < 0 {
+			return false
+		}
+		host = u[1:end]
+	} else {
+		end := strings.IndexAny(u, ":/?#"+UnknownPart)
+		if end < 0 {
+			end = len(u)
+		}
+		if end < len(u) && u[end:end+1] == UnknownPart {
+			return false
+		}
+		host = u[:end]
+	}
+	host = strings.ToLower(host)
+	return host == "localhost" || strings.HasSuffix(host, ".localhost") || host == "::1" || strings.HasPrefix(host, "127.")
+}
