@@ -39,7 +39,11 @@ func runVet(ctx context.Context, bin, repoDir, modDir string, pkgs []string) ([]
 	args := append([]string{"vet", "-vettool=" + bin, "-json"}, pkgs...)
 	cmd := exec.CommandContext(ctx, "go", args...)
 	cmd.Dir = modDir
-	cmd.Env = append(os.Environ(), "GOWORK=off")
+	// A repository's own go.work is part of how it builds (river's pin needs
+	// it); anything above the checkout is not, so it is switched off there.
+	if _, err := os.Stat(filepath.Join(repoDir, "go.work")); err != nil {
+		cmd.Env = append(os.Environ(), "GOWORK=off")
+	}
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	runErr := cmd.Run()
@@ -47,8 +51,11 @@ func runVet(ctx context.Context, bin, repoDir, modDir string, pkgs []string) ([]
 		return nil, nil, fmt.Errorf("go vet: %v", ctx.Err())
 	}
 	out := append(stdout.Bytes(), stderr.Bytes()...)
-	findings, errs := parseVetJSON(out, repoDir)
-	if runErr != nil && len(findings) == 0 {
+	findings, errs, answered := parseVetJSON(out, repoDir)
+	// vet exits 1 when one package (often a test variant) does not compile;
+	// the packages that answered still count, so only a run where none did
+	// is a failure.
+	if runErr != nil && answered == 0 {
 		return nil, nil, fmt.Errorf("go vet: %v\n%s", runErr, tail(string(out), 40))
 	}
 	if runErr != nil {
@@ -63,7 +70,8 @@ func runVet(ctx context.Context, bin, repoDir, modDir string, pkgs []string) ([]
 // (build errors). Text that is not JSON is returned as an error under its
 // header. Findings are deduplicated (a package and its test variant report
 // the same position) and sorted. Packages without findings print {}.
-func parseVetJSON(out []byte, repoDir string) ([]finding, []string) {
+func parseVetJSON(out []byte, repoDir string) ([]finding, []string, int) {
+	answered := 0
 	var findings []finding
 	var errs []string
 	seen := map[finding]bool{}
@@ -84,6 +92,7 @@ func parseVetJSON(out []byte, repoDir string) ([]finding, []string) {
 				return
 			}
 			text = bytes.TrimSpace(text[dec.InputOffset():])
+			answered++
 			for pkg, byAnalyzer := range obj {
 				for analyzer, raw := range byAnalyzer {
 					var diags []struct {
@@ -126,7 +135,7 @@ func parseVetJSON(out []byte, repoDir string) ([]finding, []string) {
 	}
 	flush()
 	sortFindings(findings)
-	return findings, errs
+	return findings, errs, answered
 }
 
 // splitPosn turns /abs/file.go:12:3 into (rel/file.go, 12, 3), relative to

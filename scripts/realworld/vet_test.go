@@ -40,7 +40,13 @@ broken/b.go:3:1: undefined: x
 `
 
 func TestParseVetJSON(t *testing.T) {
-	fs, errs := parseVetJSON([]byte(vetOutput), "/repo")
+	fs, errs, answered := parseVetJSON([]byte(vetOutput), "/repo")
+	if answered != 4 {
+		t.Errorf("answered = %d, want 4 (a package with nothing to say prints {})", answered)
+	}
+	if _, _, n := parseVetJSON([]byte("# example.com/m/broken\nbroken/b.go:3:1: undefined: x\n"), "/repo"); n != 0 {
+		t.Errorf("a run where only build errors came back answered %d packages, want 0", n)
+	}
 	want := []finding{
 		{Analyzer: "retrystatus", File: "/elsewhere/x.go", Line: 7, Col: 1, Message: "far"},
 		{Analyzer: "retrytimeout", File: "client/do.go", Line: 40, Col: 3, Message: "sleep ignores ctx"},
