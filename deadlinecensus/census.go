@@ -10,8 +10,6 @@ import (
 	"slices"
 	"strings"
 
-	"golang.org/x/tools/go/analysis"
-	"golang.org/x/tools/go/analysis/checker"
 	"golang.org/x/tools/go/callgraph"
 	"golang.org/x/tools/go/callgraph/cha"
 	"golang.org/x/tools/go/callgraph/vta"
@@ -78,7 +76,9 @@ type Options struct {
 	CHA   bool   // use CHA instead of VTA for the call graph
 }
 
-// Program is the loaded whole program the census works on.
+// Program is the loaded program the census works on: the user's own
+// packages with SSA bodies and their call graph; dependencies are types
+// only, and contribute through the retry model's facts.
 type Program struct {
 	Pkgs     []*packages.Package // initial packages
 	Prog     *ssa.Program
@@ -89,6 +89,11 @@ type Program struct {
 	modDirs  []string
 	funcs    map[*ssa.Function]bool // ssautil.AllFunctions(Prog), computed once
 	files    map[*token.File]fileOf // syntax by file, for the baseline's places (lazily)
+	tr       *phaseTrace
+	// results is the retry model of the analysed and module packages
+	// (dependencies' facts folded in), or the error that stopped it.
+	results map[*types.Package]*retrymodel.Result
+	err     error
 }
 
 // loadMode is what the census and its floor benchmark load.
@@ -96,11 +101,17 @@ const loadMode = packages.NeedName | packages.NeedFiles | packages.NeedCompiledG
 	packages.NeedDeps | packages.NeedTypes | packages.NeedTypesSizes | packages.NeedSyntax | packages.NeedTypesInfo |
 	packages.NeedModule
 
-// Load loads the packages, builds SSA for the whole program and its call
-// graph. This is the floor the census is measured against.
+// Load loads the packages, runs the retry model over them (facts from
+// every dependency), then builds SSA bodies for the user's own packages
+// only (those named and the rest of their main module) and their call
+// graph. Dependencies' syntax and type information are dropped once their
+// facts are computed: their bodies never enter the SSA program, which is
+// where the memory of a whole-program census went.
 func Load(opts Options, patterns ...string) (*Program, error) {
+	tr := newPhaseTrace()
 	cfg := &packages.Config{Mode: loadMode, Dir: opts.Dir, Tests: opts.Tests}
 	pkgs, err := packages.Load(cfg, patterns...)
+	tr.phase("load")
 	if err != nil {
 		return nil, err
 	}
@@ -119,20 +130,7 @@ func Load(opts Options, patterns ...string) (*Program, error) {
 	if len(pkgs) == 0 {
 		return nil, fmt.Errorf("no packages match %s", strings.Join(patterns, " "))
 	}
-	prog, _ := ssautil.AllPackages(pkgs, ssa.InstantiateGenerics)
-	prog.Build()
-	funcs := ssautil.AllFunctions(prog)
-	var cg *callgraph.Graph
-	if opts.CHA {
-		cg = cha.CallGraph(prog)
-	} else {
-		// nil: VTA builds the CHA graph it starts from lazily, for the call
-		// sites it meets, instead of the whole program's (the same edges,
-		// much less memory).
-		cg = vta.CallGraph(funcs, nil)
-	}
-	cg.DeleteSyntheticNodes()
-	p := &Program{Pkgs: pkgs, Prog: prog, Graph: cg, funcs: funcs, analyzed: map[*types.Package]*packages.Package{}, all: map[*types.Package]*packages.Package{}}
+	p := &Program{tr: tr, Pkgs: pkgs, analyzed: map[*types.Package]*packages.Package{}, all: map[*types.Package]*packages.Package{}}
 	seenMod := map[string]bool{}
 	for _, pkg := range pkgs {
 		if isTestMain(pkg) {
@@ -150,7 +148,68 @@ func Load(opts Options, patterns ...string) (*Program, error) {
 			p.module = append(p.module, pkg)
 		}
 	})
+	own := func(pkg *packages.Package) bool {
+		return p.analyzed[pkg.Types] != nil || (pkg.Module != nil && pkg.Module.Main) || isTestMain(pkg)
+	}
+
+	// The retry model first: it needs every dependency's syntax for its
+	// facts, and nothing after it does.
+	p.results, p.err = p.retryModel(own)
+	tr.phase("retry model")
+
+	prog := ssa.NewProgram(pkgs[0].Fset, ssa.InstantiateGenerics)
+	packages.Visit(pkgs, nil, func(pkg *packages.Package) {
+		if pkg.Types == nil || pkg.IllTyped {
+			return
+		}
+		if own(pkg) {
+			prog.CreatePackage(pkg.Types, pkg.Syntax, pkg.TypesInfo, true)
+		} else {
+			prog.CreatePackage(pkg.Types, nil, nil, true) // members only, no bodies
+		}
+	})
+	prog.Build()
+	tr.phase("ssa")
+	funcs := ssautil.AllFunctions(prog)
+	var cg *callgraph.Graph
+	if opts.CHA {
+		cg = cha.CallGraph(prog)
+	} else {
+		// nil: VTA builds the CHA graph it starts from lazily, for the call
+		// sites it meets, instead of the whole program's (the same edges,
+		// much less memory).
+		cg = vta.CallGraph(funcs, nil)
+	}
+	cg.DeleteSyntheticNodes()
+	tr.phase("callgraph")
+	memProfile()
+	p.Prog, p.Graph, p.funcs = prog, cg, funcs
 	return p, nil
+}
+
+// retryModel runs the retry model over the analysed packages and the rest
+// of their module (pipelines may live in packages of the module that were
+// not named: census ./cmd/... finds the pipeline in ./llm; their callers
+// are still only walked through the named packages), with facts from
+// every dependency. A dependency's syntax is dropped once it is analysed.
+func (p *Program) retryModel(own func(*packages.Package) bool) (map[*types.Package]*retrymodel.Result, error) {
+	pkgs := p.modelPkgs()
+	keep := map[*packages.Package]bool{}
+	for _, pkg := range pkgs {
+		keep[pkg] = true
+	}
+	return runModel(pkgs, func(pkg *packages.Package) bool { return keep[pkg] }, func(pkg *packages.Package) bool { return !own(pkg) })
+}
+
+// modelPkgs are the packages the retry model's results are kept for.
+func (p *Program) modelPkgs() []*packages.Package {
+	var roots []*packages.Package
+	for _, pkg := range p.Pkgs {
+		if !isTestMain(pkg) {
+			roots = append(roots, pkg)
+		}
+	}
+	return append(roots, p.module...)
 }
 
 // isTestMain reports whether pkg is the generated main of a test binary.
@@ -163,31 +222,11 @@ func Run(p *Program) (*Census, error) { return RunWith(p, DefaultLimits) }
 
 // RunWith takes the census within the given limits.
 func RunWith(p *Program, lim Limits) (*Census, error) {
-	// The retry model over the analysed packages (and, for facts, their
-	// dependencies).
-	var roots []*packages.Package
-	for _, pkg := range p.Pkgs {
-		if !isTestMain(pkg) {
-			roots = append(roots, pkg)
-		}
+	if p.err != nil {
+		return nil, p.err
 	}
-	// Pipelines may live in packages of the module that were not named
-	// (census ./cmd/... finds the pipeline in ./llm); their callers are
-	// still only walked through the named packages.
-	all := append(slices.Clip(roots), p.module...)
-	graph, err := checker.Analyze([]*analysis.Analyzer{retrymodel.Analyzer}, all, nil)
-	if err != nil {
-		return nil, err
-	}
-	results := map[*types.Package]*retrymodel.Result{}
-	for _, act := range graph.Roots {
-		if act.Err != nil {
-			return nil, fmt.Errorf("%s: %v", act.Package.PkgPath, act.Err)
-		}
-		if res, ok := act.Result.(*retrymodel.Result); ok {
-			results[act.Package.Types] = res
-		}
-	}
+	results := p.results
+	all := p.modelPkgs()
 
 	w := newWalker(p, lim)
 	byName := map[string]*Pipeline{}
@@ -261,6 +300,7 @@ func RunWith(p *Program, lim Limits) (*Census, error) {
 			w.walkInto(pl, sfn, req)
 		}
 	}
+	p.tr.phase("walk")
 	out := &Census{Limits: lim}
 	slices.Sort(order)
 	for _, name := range order {

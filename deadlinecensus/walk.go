@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"go/token"
 	"go/types"
-	"maps"
 	"slices"
 	"strings"
 
@@ -63,6 +62,7 @@ type walker struct {
 
 	lim    Limits
 	sorted map[*callgraph.Node][]*callgraph.Edge // In edges in walk order
+	strs   map[*ssa.Function]string              // fn.String(), see str
 
 	req   deadline.Requirement
 	out   []*Row
@@ -79,6 +79,7 @@ func newWalker(p *Program, lim Limits) *walker {
 		handlers: map[*ssa.Function]deadline.Set{},
 		lim:      lim,
 		sorted:   map[*callgraph.Node][]*callgraph.Edge{},
+		strs:     map[*ssa.Function]string{},
 	}
 	insts := map[*ssa.Function][]*ssa.Function{}
 	funcs := p.funcs
@@ -88,7 +89,16 @@ func newWalker(p *Program, lim Limits) *walker {
 	// In a fixed order: the creators lists and the handlers map are built
 	// from it, and the walk's order (so what a truncated walk keeps)
 	// follows them.
-	for _, fn := range w.sortFuncs(slices.Collect(maps.Keys(funcs))) {
+	// Only instances and the analysed functions matter here: sorting the
+	// program's every function (its dependencies' too) cost more than the
+	// walk.
+	var some []*ssa.Function
+	for fn := range funcs {
+		if o := fn.Origin(); (o != nil && o != fn) || w.isAnalyzed(fn) {
+			some = append(some, fn)
+		}
+	}
+	for _, fn := range w.sortFuncs(some) {
 		if o := fn.Origin(); o != nil && o != fn {
 			insts[o] = append(insts[o], fn)
 		}
@@ -278,13 +288,24 @@ func (w *walker) cmpFunc(a, b *ssa.Function) int {
 	if a == b {
 		return 0
 	}
-	if c := strings.Compare(a.String(), b.String()); c != 0 {
+	if c := strings.Compare(w.str(a), w.str(b)); c != 0 {
 		return c
 	}
 	if c := strings.Compare(w.pkgID(a), w.pkgID(b)); c != 0 {
 		return c
 	}
 	return cmpPos(w.p.Prog.Fset, a.Pos(), b.Pos())
+}
+
+// str is fn.String(), computed once per function: the walk's sorts
+// compare it often.
+func (w *walker) str(fn *ssa.Function) string {
+	s, ok := w.strs[fn]
+	if !ok {
+		s = fn.String()
+		w.strs[fn] = s
+	}
+	return s
 }
 
 // pkgID tells a package from its test variant (same path, same names).

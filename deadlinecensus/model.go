@@ -1,0 +1,160 @@
+package deadlinecensus
+
+import (
+	"fmt"
+	"go/types"
+	"reflect"
+	"runtime"
+	"sync"
+
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/analysis/passes/inspect"
+	"golang.org/x/tools/go/ast/inspector"
+	"golang.org/x/tools/go/packages"
+
+	"github.com/retryvet/retryvet/internal/retrymodel"
+)
+
+// runModel runs the retry model over every package reachable from roots,
+// dependencies first, and returns its results for the packages keep
+// accepts. It is the checker's job done leaner: a dependency's facts are
+// kept, but its inspector and its result are dropped once it is analysed,
+// and so are its syntax and type information when drop accepts it (its
+// importers see its types and facts only). The checker held all of them
+// to the end: on prometheus the inspectors alone were 0.9 GB.
+func runModel(roots []*packages.Package, keep, drop func(*packages.Package) bool) (map[*types.Package]*retrymodel.Result, error) {
+	a := retrymodel.Analyzer
+	if len(a.Requires) != 1 || a.Requires[0] != inspect.Analyzer {
+		// The driver below provides the inspector only.
+		return nil, fmt.Errorf("internal error: the retry model requires %v, the census provides inspect only", a.Requires)
+	}
+	var all []*packages.Package
+	packages.Visit(roots, nil, func(p *packages.Package) { all = append(all, p) })
+
+	m := &modelRun{
+		facts:   map[factKey]analysis.Fact{},
+		results: map[*types.Package]*retrymodel.Result{},
+		done:    map[*packages.Package]chan struct{}{},
+	}
+	for _, p := range all {
+		m.done[p] = make(chan struct{})
+	}
+	sem := make(chan struct{}, runtime.GOMAXPROCS(0))
+	var wg sync.WaitGroup
+	for _, p := range all {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			defer close(m.done[p])
+			for _, imp := range p.Imports {
+				<-m.done[imp]
+			}
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			res, err := m.analyse(p)
+			m.mu.Lock()
+			defer m.mu.Unlock()
+			if err != nil && m.err == nil && keep(p) {
+				m.err = fmt.Errorf("%s: %v", p.PkgPath, err)
+			}
+			if res != nil && keep(p) {
+				m.results[p.Types] = res
+			}
+			if drop(p) {
+				p.Syntax, p.TypesInfo = nil, nil
+			}
+		}()
+	}
+	wg.Wait()
+	if m.err != nil {
+		return nil, m.err
+	}
+	return m.results, nil
+}
+
+type factKey struct {
+	obj types.Object // nil for a package fact
+	pkg *types.Package
+	typ reflect.Type
+}
+
+type modelRun struct {
+	mu      sync.Mutex
+	facts   map[factKey]analysis.Fact
+	results map[*types.Package]*retrymodel.Result
+	err     error
+	done    map[*packages.Package]chan struct{}
+}
+
+// analyse runs the retry model on one package whose imports are done.
+func (m *modelRun) analyse(p *packages.Package) (*retrymodel.Result, error) {
+	if p.Types == nil || p.TypesInfo == nil || p.IllTyped {
+		return nil, nil // no facts without syntax; the census reports load errors before this
+	}
+	a := retrymodel.Analyzer
+	pass := &analysis.Pass{
+		Analyzer:     a,
+		Fset:         p.Fset,
+		Files:        p.Syntax,
+		OtherFiles:   p.OtherFiles,
+		IgnoredFiles: p.IgnoredFiles,
+		Pkg:          p.Types,
+		TypesInfo:    p.TypesInfo,
+		TypesSizes:   p.TypesSizes,
+		TypeErrors:   p.TypeErrors,
+		Module:       passModule(p.Module),
+		ResultOf:     map[*analysis.Analyzer]any{inspect.Analyzer: inspector.New(p.Syntax)},
+		Report:       func(analysis.Diagnostic) {}, // the analyzers report; the census reads the result
+		ReadFile:     func(string) ([]byte, error) { return nil, fmt.Errorf("the census reads no files for the retry model") },
+	}
+	pass.ImportObjectFact = func(obj types.Object, fact analysis.Fact) bool {
+		if obj == nil {
+			panic("nil object in ImportObjectFact")
+		}
+		return m.importFact(factKey{obj: obj, typ: reflect.TypeOf(fact)}, fact)
+	}
+	pass.ExportObjectFact = func(obj types.Object, fact analysis.Fact) {
+		if obj.Pkg() != p.Types {
+			panic(fmt.Sprintf("internal error: in package %s: fact exported on object of package %s", p.Types.Path(), obj.Pkg().Path()))
+		}
+		m.exportFact(factKey{obj: obj, typ: reflect.TypeOf(fact)}, fact)
+	}
+	pass.ImportPackageFact = func(pkg *types.Package, fact analysis.Fact) bool {
+		return m.importFact(factKey{pkg: pkg, typ: reflect.TypeOf(fact)}, fact)
+	}
+	pass.ExportPackageFact = func(fact analysis.Fact) {
+		m.exportFact(factKey{pkg: p.Types, typ: reflect.TypeOf(fact)}, fact)
+	}
+	pass.AllObjectFacts = func() []analysis.ObjectFact { panic("the census's retry model driver has no AllObjectFacts") }
+	pass.AllPackageFacts = func() []analysis.PackageFact { panic("the census's retry model driver has no AllPackageFacts") }
+	res, err := a.Run(pass)
+	if err != nil {
+		return nil, err
+	}
+	r, _ := res.(*retrymodel.Result)
+	return r, nil
+}
+
+// importFact copies a stored fact into fact, as the checker does.
+func (m *modelRun) importFact(k factKey, fact analysis.Fact) bool {
+	m.mu.Lock()
+	f, ok := m.facts[k]
+	m.mu.Unlock()
+	if ok {
+		reflect.ValueOf(fact).Elem().Set(reflect.ValueOf(f).Elem())
+	}
+	return ok
+}
+
+func (m *modelRun) exportFact(k factKey, fact analysis.Fact) {
+	m.mu.Lock()
+	m.facts[k] = fact
+	m.mu.Unlock()
+}
+
+func passModule(m *packages.Module) *analysis.Module {
+	if m == nil {
+		return nil
+	}
+	return &analysis.Module{Path: m.Path, Version: m.Version, GoVersion: m.GoVersion}
+}
