@@ -3,10 +3,12 @@ package deadlinecensus
 import (
 	"fmt"
 	"go/ast"
+	"go/parser"
 	"go/token"
 	"go/types"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"slices"
 	"strings"
 
@@ -109,7 +111,8 @@ const loadMode = packages.NeedName | packages.NeedFiles | packages.NeedCompiledG
 // where the memory of a whole-program census went.
 func Load(opts Options, patterns ...string) (*Program, error) {
 	tr := newPhaseTrace()
-	cfg := &packages.Config{Mode: loadMode, Dir: opts.Dir, Tests: opts.Tests}
+	defer loadGC()()
+	cfg := &packages.Config{Mode: loadMode, Dir: opts.Dir, Tests: opts.Tests, ParseFile: parseFile}
 	pkgs, err := packages.Load(cfg, patterns...)
 	tr.phase("load")
 	if err != nil {
@@ -210,6 +213,26 @@ func (p *Program) modelPkgs() []*packages.Package {
 		}
 	}
 	return append(roots, p.module...)
+}
+
+// loadGC makes the collector keep the heap within 1.5x of what is live
+// (GOGC=50) while every package's syntax is loaded, and returns the
+// function that restores the default. That syntax is most of the census's
+// memory and lives until the retry model has read it: at the default
+// GOGC=100 the heap could grow to twice it before a collection. A GOGC or
+// GOMEMLIMIT in the environment is left as it is.
+func loadGC() func() {
+	if os.Getenv("GOGC") != "" || os.Getenv("GOMEMLIMIT") != "" {
+		return func() {}
+	}
+	old := debug.SetGCPercent(50)
+	return func() { debug.SetGCPercent(old) }
+}
+
+// parseFile parses as go/packages does, without the deprecated ast.Object
+// resolution nothing in retryvet reads (a tenth of the syntax's memory).
+func parseFile(fset *token.FileSet, filename string, src []byte) (*ast.File, error) {
+	return parser.ParseFile(fset, filename, src, parser.AllErrors|parser.ParseComments|parser.SkipObjectResolution)
 }
 
 // isTestMain reports whether pkg is the generated main of a test binary.
