@@ -64,6 +64,7 @@ func run(pass *analysis.Pass) (any, error) {
 	// One attempt's timeout around a whole retry (dialtimeout.go): also
 	// where the retry is in another package.
 	c.attemptBudgetsTotal()
+	c.sharedArgCtxs() // sharedctx.go
 	// Fast path: no retry layer and nothing that can stream.
 	if len(res.Layers) == 0 && !importsStreaming(pass.Pkg) {
 		c.flush()
