@@ -11,7 +11,7 @@
 // information than any curve; and a timeout shorter than the dependency's
 // real p99 is a load generator, not a safety mechanism. The analyzer reads
 // each retry layer of the shared retry model (hand-rolled loops, retry
-// libraries, retrying HTTP clients, SDKs) and reports eight findings, each
+// libraries, retrying HTTP clients, SDKs) and reports ten findings, each
 // with the numbers that make it true.
 //
 // attempt-only retry: a retry bounded only by an attempt count. Nothing
@@ -102,7 +102,37 @@
 // ConverseStream), where an inactivity timeout is meant: a long answer is
 // cut off while it is still arriving. A download read line by line is not
 // a stream of events and is left alone, and so is a total timeout of ten
-// minutes or more (a guard against a hung connection, not a budget).
+// minutes or more (a guard against a hung connection, not a budget). The
+// body is followed into the package's functions it is handed to (a save
+// helper that copies it in a loop), and a loop that hands the byte counts
+// it reads to a callback (a progress report) is a long transfer by its
+// author's own account: a blob download through a client with a 5m
+// Timeout. A Timeout computed from a config value copied into the
+// client's field (time.Duration(g.timeout) * time.Second) is folded to
+// that value's default and said to be one.
+//
+// one attempt's timeout bounds the whole retry: a context.WithTimeout made
+// once, outside a retry, whose context every attempt of the retry runs on
+// (a loop or library bound to it, or a function called with it that
+// retries on the context it is given, seen across packages through the
+// model's facts), with a duration that is the budget of one attempt: the
+// package uses the same field or constant as the per-attempt timeout of
+// another retry, or it is named for one attempt (AttemptTimeout,
+// PerTryTimeout, or DialTimeout around a retried dial). An attempt that
+// hangs spends it and no retry follows (a pool's dial retry of five
+// attempts under one DialTimeout). A total budget (a field used and named
+// for nothing in particular, RetryTimeout), a retry whose attempts have a
+// shorter timeout of their own, and a single call are quiet.
+//
+// per-attempt timeout ends the retry, shared argument: a retry runs a
+// function value again on the same argument (h(msg) in a retry
+// middleware), and the package holds a function of that type that
+// replaces the argument's context through its setter (msg.SetContext)
+// with one it derives and cancels when it returns (a Timeout middleware).
+// Run inside the retry, it leaves the argument on a done context, and
+// every later attempt starts on it. A retry that sets the argument's
+// context before each attempt, a copy per attempt, and a middleware that
+// puts the old context back are quiet.
 //
 // per-attempt timeout ends the retry: a loop makes a context with its own
 // deadline for each attempt (context.WithTimeout inside the loop) and,

@@ -61,8 +61,13 @@ func run(pass *analysis.Pass) (any, error) {
 		insp:     pass.ResultOf[inspect.Analyzer].(*inspector.Inspector),
 		reported: make(map[string]bool),
 	}
+	// One attempt's timeout around a whole retry (dialtimeout.go): also
+	// where the retry is in another package.
+	c.attemptBudgetsTotal()
+	c.sharedArgCtxs() // sharedctx.go
 	// Fast path: no retry layer and nothing that can stream.
 	if len(res.Layers) == 0 && !importsStreaming(pass.Pkg) {
+		c.flush()
 		return nil, nil
 	}
 	layers := append([]*retrymodel.Layer(nil), res.Layers...)

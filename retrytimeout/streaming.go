@@ -166,8 +166,8 @@ func (c *checker) httpStreaming(call *ast.CallExpr, fn *types.Func, fnNode ast.N
 	if resp == nil {
 		return
 	}
-	loop := c.streamLoop(resp, fnNode, call.End())
-	if loop == nil || !c.streamed(fnNode, loop) {
+	loop, loopFn := c.bodyLoop(resp, fnNode, call.End())
+	if loop == nil || !(c.streamed(fnNode, loop) || c.streamed(loopFn, loop) || c.reportsProgress(loop)) {
 		return
 	}
 	var srcs []timeoutSrc
@@ -188,6 +188,9 @@ func (c *checker) httpStreaming(call *ast.CallExpr, fn *types.Func, fnNode ast.N
 		return
 	}
 	what := fmt.Sprintf("the response read chunk by chunk at %s", c.short(loop.Pos()))
+	if loopFn != fnNode {
+		what += " (in " + c.funcNodeName(loopFn) + ")"
+	}
 	c.report(call.Pos(), "streaming-timeout", c.streamingMessage(what, t), nil)
 }
 
@@ -220,15 +223,25 @@ func (c *checker) identVar(id *ast.Ident) *types.Var {
 // piece: resp.Body.Read, or a method of a reader wrapped around resp.Body
 // (bufio.NewScanner, bufio.NewReader, json.NewDecoder, ...).
 func (c *checker) streamLoop(resp *types.Var, fnNode ast.Node, after token.Pos) ast.Node {
-	info := c.pass.TypesInfo
-	isBody := func(e ast.Expr) bool {
+	return c.readerLoop(c.isBodyOf(resp), fnNode, after)
+}
+
+// isBodyOf matches resp.Body.
+func (c *checker) isBodyOf(resp *types.Var) func(ast.Expr) bool {
+	return func(e ast.Expr) bool {
 		sel, ok := astutil.Unparen(e).(*ast.SelectorExpr)
 		if !ok || sel.Sel.Name != "Body" {
 			return false
 		}
 		id, ok := astutil.Unparen(sel.X).(*ast.Ident)
-		return ok && info.Uses[id] == resp
+		return ok && c.pass.TypesInfo.Uses[id] == resp
 	}
+}
+
+// readerLoop finds a loop after pos in fn that reads the reader isBody
+// matches piece by piece (see streamLoop).
+func (c *checker) readerLoop(isBody func(ast.Expr) bool, fnNode ast.Node, after token.Pos) ast.Node {
+	info := c.pass.TypesInfo
 	// Readers wrapped around the body.
 	wrapped := make(map[*types.Var]bool)
 	ast.Inspect(fnNode, func(n ast.Node) bool {
@@ -321,6 +334,9 @@ func (c *checker) literalTimeout(lit *ast.CompositeLit) (timeoutSrc, bool) {
 		if id, ok := kv.Key.(*ast.Ident); ok && id.Name == "Timeout" {
 			if d, ok := c.res.Folder.Duration(kv.Value); ok && d > 0 {
 				return timeoutSrc{d: d, pos: kv.Pos(), what: "http.Client Timeout"}, true
+			}
+			if d, note, ok := c.copiedDefault(kv.Value); ok && d > 0 { // streamtimeout.go
+				return timeoutSrc{d: d, pos: kv.Pos(), what: "http.Client Timeout", note: note}, true
 			}
 		}
 	}
@@ -595,6 +611,15 @@ func (c *checker) fieldClientTimeout(sel *ast.SelectorExpr) (timeoutSrc, bool) {
 	// Timeout) is a way to change it, named in the message.
 	var out timeoutSrc
 	found := false
+	// cmp.Or(opts.Client, defaultClient) gives one of its arguments
+	// (streamtimeout.go).
+	var expanded []val
+	for _, v := range vals {
+		for _, a := range orArgs(info, v.e) {
+			expanded = append(expanded, val{a, v.pos})
+		}
+	}
+	vals = expanded
 	for _, v := range vals {
 		lit := c.clientLiteral(v.e, 0)
 		if lit == nil {

@@ -45,6 +45,8 @@ type Result struct {
 	lits  map[*ast.FuncLit]*FuncFact
 	decls map[*types.Func]*ast.FuncDecl
 	impls map[*types.Func]*types.Func // interface method -> the package's one implementation
+	// ctxRetry: what each function retries on a context parameter (ctxretry.go).
+	ctxRetry map[*types.Func]*CtxRetry
 }
 
 // LayerOf returns the layer made by node n (a loop, label, recursive
@@ -140,6 +142,7 @@ func run(pass *analysis.Pass) (any, error) {
 	p.findLayers()
 	p.findHelpers()
 	p.summarize()
+	p.ctxRetries()
 	return p.res, nil
 }
 

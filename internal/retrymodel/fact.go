@@ -44,6 +44,9 @@ type FuncFact struct {
 	// waits a constant has a table of one entry and WaitTableArg -1.
 	WaitTable    []time.Duration
 	WaitTableArg int
+	// CtxRetry: the function retries on the context a parameter gives
+	// (ctxretry.go); nil if not.
+	CtxRetry *CtxRetry
 }
 
 // AFact marks FuncFact as an analysis fact.
