@@ -45,6 +45,9 @@ type Result struct {
 	lits  map[*ast.FuncLit]*FuncFact
 	decls map[*types.Func]*ast.FuncDecl
 	impls map[*types.Func]*types.Func // interface method -> the package's one implementation
+
+	// ctxErr: loops whose classifier retries a context's error (ctxerr.go).
+	ctxErr map[*Layer]CtxErrAnswer
 }
 
 // LayerOf returns the layer made by node n (a loop, label, recursive
@@ -139,6 +142,7 @@ func run(pass *analysis.Pass) (any, error) {
 	p.indexHelpers()
 	p.findLayers()
 	p.findHelpers()
+	p.classifyCtxErrs()
 	p.summarize()
 	return p.res, nil
 }
