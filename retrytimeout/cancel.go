@@ -57,10 +57,16 @@ func (c *checker) uncancellableWait(l *retrymodel.Layer, attemptOnly string) boo
 			continue
 		}
 		ctxVar, ok := c.contextInScope(l, n.Pos())
-		if !ok || c.isBackground(ctxVar) || c.doneNilOnly(n, ctxVar) || c.perAttemptOfNever(ctxVar, l) {
+		if ok {
+			if c.isBackground(ctxVar) || c.doneNilOnly(n, ctxVar) || c.perAttemptOfNever(ctxVar, l) {
+				continue
+			}
+			w.ctx, w.ctxName = ctxVar, ctxVar.Name()
+		} else if req, ok := c.requestInScope(l, n.Pos()); ok {
+			w.ctxName = req.Name() + ".Context()" // the request carries the caller's context
+		} else {
 			continue
 		}
-		w.ctx = ctxVar
 		if first == nil {
 			first = &w
 		}
@@ -73,17 +79,17 @@ func (c *checker) uncancellableWait(l *retrymodel.Layer, attemptOnly string) boo
 	if first == nil {
 		return false
 	}
-	msg := fmt.Sprintf("wait ignores cancellation: %s in %s keeps waiting after %s is done", first.what, describe(l), first.ctx.Name())
+	msg := fmt.Sprintf("wait ignores cancellation: %s in %s keeps waiting after %s is done", first.what, describe(l), first.ctxName)
 	if attemptOnly != "" {
 		msg += "; the retry is also attempt-only: " + attemptOnly
-		msg += fmt.Sprintf("; wait in a select on %s.Done() and a timer, which bounds both", first.ctx.Name())
+		msg += fmt.Sprintf("; wait in a select on %s.Done() and a timer, which bounds both", first.ctxName)
 	} else {
-		msg += fmt.Sprintf("; wait in a select on %s.Done() and a timer", first.ctx.Name())
+		msg += fmt.Sprintf("; wait in a select on %s.Done() and a timer", first.ctxName)
 	}
 	var fixes []analysis.SuggestedFix
 	if len(edits) > 0 {
 		fixes = []analysis.SuggestedFix{{
-			Message:   fmt.Sprintf("Wait in a select on %s.Done()", first.ctx.Name()),
+			Message:   fmt.Sprintf("Wait in a select on %s.Done()", first.ctxName),
 			TextEdits: edits,
 		}}
 	}
@@ -101,6 +107,7 @@ type waitSite struct {
 	dur     ast.Expr
 	timePkg string // how the file names package time
 	ctx     *types.Var
+	ctxName string // how the wait names the context: "ctx", "req.Context()"
 }
 
 // uncancellable classifies one of the layer's wait nodes.

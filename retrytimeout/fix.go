@@ -18,7 +18,7 @@ import (
 // not an error, a result's zero value cannot be written in this file, or a
 // name the rewrite uses is shadowed at the wait.
 func (c *checker) selectEdit(w waitSite) (analysis.TextEdit, bool) {
-	if w.stmt == nil || w.dur == nil || w.timePkg == "" || w.ctx == nil {
+	if w.stmt == nil || w.dur == nil || w.timePkg == "" || w.ctxName == "" {
 		return analysis.TextEdit{}, false
 	}
 	pos := w.stmt.Pos()
@@ -39,7 +39,7 @@ func (c *checker) selectEdit(w waitSite) (analysis.TextEdit, bool) {
 	if sig == nil {
 		return analysis.TextEdit{}, false
 	}
-	ret, ok := c.cancelReturn(sig, file, scope, pos, w.ctx.Name())
+	ret, ok := c.cancelReturn(sig, file, scope, pos, w.ctxName)
 	if !ok {
 		return analysis.TextEdit{}, false
 	}
@@ -49,7 +49,7 @@ func (c *checker) selectEdit(w waitSite) (analysis.TextEdit, bool) {
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "select {\n")
-	fmt.Fprintf(&b, "%scase <-%s.Done():\n", indent, w.ctx.Name())
+	fmt.Fprintf(&b, "%scase <-%s.Done():\n", indent, w.ctxName)
 	fmt.Fprintf(&b, "%s\t%s\n", indent, ret)
 	fmt.Fprintf(&b, "%scase <-%s.After(%s):\n", indent, w.timePkg, src)
 	fmt.Fprintf(&b, "%s}", indent)

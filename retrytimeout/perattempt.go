@@ -243,6 +243,8 @@ func (c *checker) attemptTimedOut(cond ast.Expr, actx map[*types.Var]bool, attem
 					which, t = attemptErr[varOf(x)], retrymodel.Yes // the attempt failed
 				case isDeadlineExceeded(y) && attemptErr[varOf(x)] != nil:
 					which, t = attemptErr[varOf(x)], retrymodel.Yes
+				case yNil && varOf(x) != nil && retrymodel.IsContext(varOf(x).Type()):
+					t = retrymodel.Yes // ctx != nil: a context variable holds a context
 				default:
 					return retrymodel.Unknown
 				}
@@ -322,7 +324,11 @@ func (c *checker) reportAttemptDeadline(l *retrymodel.Layer, ifs *ast.IfStmt, ac
 		attempts = fmt.Sprintf(" (%d attempts)", n)
 	}
 	fix := "test the caller's context there and retry when only the attempt's deadline has passed"
-	if parent != nil {
+	if parent == actx {
+		// ctx, cancel = context.WithTimeout(ctx, d): the caller's context
+		// is overwritten, so there is nothing left to test it by.
+		fix = fmt.Sprintf("keep the caller's context in a variable of its own (%s is overwritten by the attempt's), test that there, and retry when only the attempt's deadline has passed", actx.Name())
+	} else if parent != nil {
 		fix = fmt.Sprintf("test %s.Err() there (the caller's context) and retry when only %s's deadline has passed", parent.Name(), actx.Name())
 	}
 	msg := fmt.Sprintf("per-attempt timeout ends the retry: %s is made for each attempt at %s, but this test leaves the %s%s before the retry decision when %s is done, so one attempt that hits %s ends the whole retry instead of being retried; %s",

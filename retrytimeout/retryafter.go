@@ -317,6 +317,9 @@ func (c *checker) testRetries(l *retrymodel.Layer, region ast.Node, t statusTest
 	if branch == nil {
 		return true // a classification (retryable := code == 429 || ...), or a negated test
 	}
+	if c.onlyUnderCondition(l, region, branch) {
+		return false
+	}
 	return !c.endsRetry(l, branch)
 }
 

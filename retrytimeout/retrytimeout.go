@@ -98,6 +98,7 @@ func (c *checker) checkLayer(l *retrymodel.Layer) {
 	c.perAttemptBelowP99(l)
 	c.overBudget(l)
 	c.attemptDeadlineEndsRetry(l)
+	c.ctxErrRetried(l)
 }
 
 // skipLayer leaves out layers whose time behaviour is nobody's concern:

@@ -64,3 +64,11 @@ func TestTestVar(t *testing.T) {
 func TestPerAttemptDeadline(t *testing.T) {
 	analysistest.Run(t, testdata(t), retrytimeout.Analyzer, "./perattempt")
 }
+
+// TestSDKLoops: SDK request loops (a classifier on the response with the
+// server's yes/no retry header, a per-attempt context that overwrites the
+// caller's, a request whose Context() is the caller's, a classifier that
+// retries context errors) beside their fixed forms and lookalikes.
+func TestSDKLoops(t *testing.T) {
+	analysistest.Run(t, testdata(t), retrytimeout.Analyzer, "./sdkloops")
+}

@@ -47,6 +47,8 @@ type Result struct {
 	impls map[*types.Func]*types.Func // interface method -> the package's one implementation
 	// ctxRetry: what each function retries on a context parameter (ctxretry.go).
 	ctxRetry map[*types.Func]*CtxRetry
+	// ctxErr: loops whose classifier retries a context's error (ctxerr.go).
+	ctxErr map[*Layer]CtxErrAnswer
 }
 
 // LayerOf returns the layer made by node n (a loop, label, recursive
@@ -141,6 +143,7 @@ func run(pass *analysis.Pass) (any, error) {
 	p.indexHelpers()
 	p.findLayers()
 	p.findHelpers()
+	p.classifyCtxErrs()
 	p.summarize()
 	p.ctxRetries()
 	return p.res, nil

@@ -1111,8 +1111,8 @@ func (p *pkgCtx) labelOf(loop ast.Node) *ast.Ident {
 // varies reports pagination: an argument of the operation depends on a
 // variable that the body sets from the operation's own results.
 func (p *pkgCtx) varies(body *ast.BlockStmt, s *loopShape) bool {
-	// Variables set in the body from a result of an operation.
-	fromResult := make(map[*types.Var]bool)
+	// Variables set in the body from a result of an operation, with where.
+	fromResult := make(map[*types.Var][]token.Pos)
 	ast.Inspect(body, func(n ast.Node) bool {
 		as, ok := n.(*ast.AssignStmt)
 		if !ok || as.Tok == token.DEFINE {
@@ -1132,7 +1132,7 @@ func (p *pkgCtx) varies(body *ast.BlockStmt, s *loopShape) bool {
 				rhs = as.Rhs[i]
 			}
 			if p.mentionsResult(rhs, s) {
-				fromResult[v] = true
+				fromResult[v] = append(fromResult[v], as.Pos())
 			}
 		}
 		return true
@@ -1144,8 +1144,14 @@ func (p *pkgCtx) varies(body *ast.BlockStmt, s *loopShape) bool {
 		found := false
 		ast.Inspect(op, func(n ast.Node) bool {
 			if id, ok := n.(*ast.Ident); ok {
-				if v := p.identVar(id); v != nil && fromResult[v] {
-					found = true
+				// Only a value set after the op reaches it from the turn
+				// before (token = resp.Next); one set before it in the same
+				// turn (body, _ := io.ReadAll(resp.Body); toError(resp,
+				// body)) reads this attempt's result.
+				if v := p.identVar(id); v != nil {
+					for _, at := range fromResult[v] {
+						found = found || at > op.End()
+					}
 				}
 			}
 			return !found

@@ -346,6 +346,13 @@ func (p *pkgCtx) holdsOnSuccess(e ast.Expr, s *loopShape) Tri {
 				return Yes
 			}
 			return Unknown
+		case token.EQL, token.NEQ:
+			if t := p.absentHeader(c, s); t != Unknown {
+				return t
+			}
+			if t := p.nilResult(c, s); t != Unknown {
+				return t
+			}
 		}
 	case *ast.CallExpr:
 		// errors.Is(nil, x) and errors.As(nil, &e) are false; another
@@ -384,6 +391,10 @@ func (p *pkgCtx) leavesPred(cond ast.Expr, s *loopShape) bool {
 				cond = call
 			}
 		}
+	}
+	if b, ok := cond.(*ast.BinaryExpr); ok && b.Op == token.LOR && want == Yes {
+		// !shouldRetry(req, res) || n >= max: holds whenever either side does.
+		return p.leavesPred(b.X, s) || p.leavesPred(b.Y, s)
 	}
 	call, ok := cond.(*ast.CallExpr)
 	if !ok {

@@ -60,12 +60,18 @@ func (p *pkgCtx) waitsIn(root ast.Node) []waitSite {
 			if ok {
 				out = append(out, w)
 			}
-			ast.Inspect(n, func(m ast.Node) bool {
-				if m != nil {
-					inSelect[m] = true
+			// Only the communications are the select's own: a sleep in a
+			// clause body (default: ... time.Sleep(d)) is a wait of its own.
+			for _, cl := range n.Body.List {
+				if cc, ok := cl.(*ast.CommClause); ok && cc.Comm != nil {
+					ast.Inspect(cc.Comm, func(m ast.Node) bool {
+						if m != nil {
+							inSelect[m] = true
+						}
+						return true
+					})
 				}
-				return true
-			})
+			}
 		case *ast.UnaryExpr:
 			if n.Op == token.ARROW && !inSelect[n] {
 				if w, ok := p.recvWait(n.X); ok {

@@ -1,0 +1,64 @@
+package retrytimeout
+
+import (
+	"fmt"
+	"go/ast"
+
+	"github.com/retryvet/retryvet/internal/retrymodel"
+)
+
+// ctxErrRetried reports a retry loop whose classifier answers retry for a
+// context's own error (context.Canceled, context.DeadlineExceeded) when the
+// loop's context is the caller's: a request whose caller gave up, or whose
+// deadline passed, is sent again, each time failing at once (or, with a
+// wait that ignores the context, after the wait). The model proves the
+// answer (CtxErrRetried); a context that can never be done is quiet.
+func (c *checker) ctxErrRetried(l *retrymodel.Layer) {
+	a, ok := c.res.CtxErrRetried(l)
+	if !ok {
+		return
+	}
+	name := ""
+	if v, ok := c.contextInScope(l, l.Pos); ok {
+		if c.isBackground(v) || c.perAttemptOfNever(v, l) {
+			return
+		}
+		name = v.Name()
+	} else if req, ok := c.requestInScope(l, l.Pos); ok {
+		name = req.Name() + ".Context()"
+	} else {
+		return
+	}
+	attempts := ""
+	if n, ok := l.Attempts(); ok {
+		attempts = fmt.Sprintf(" up to %d times", n)
+	}
+	msg := fmt.Sprintf("retries a cancelled/expired context's error: %s answers retry for %s, so when %s is done the %s sends the request again%s instead of returning; return ctx errors (errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded)) as not retryable",
+		retrymodel.FuncName(a.Func), a.Err, name, describe(l), attempts)
+	c.report(a.Pos, "ctx-error-retried", msg, nil)
+}
+
+// onlyUnderCondition reports a status branch of a loop's classifier helper
+// that answers only under a further test (if code == 429 { if e.Code ==
+// lockTimeout { return true } }): the classifier retries one kind of 429
+// it names, not the rate limit, so there is no limit window whose
+// Retry-After it skips. (Kept here, beside the ctx-error classifier
+// reading, so that the retry-after rule stays as it is for every other
+// branch.)
+func (c *checker) onlyUnderCondition(l *retrymodel.Layer, region ast.Node, branch []ast.Stmt) bool {
+	fn := l.Policy.ClassifierFunc
+	if l.Kind != retrymodel.Loop || fn == nil || len(branch) == 0 {
+		return false
+	}
+	d := c.res.Decl(fn)
+	if d == nil || d.Body != region {
+		return false
+	}
+	for _, st := range branch {
+		ifs, ok := st.(*ast.IfStmt)
+		if !ok || ifs.Else != nil {
+			return false
+		}
+	}
+	return true
+}
