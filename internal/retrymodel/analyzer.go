@@ -45,6 +45,9 @@ type Result struct {
 	lits  map[*ast.FuncLit]*FuncFact
 	decls map[*types.Func]*ast.FuncDecl
 	impls map[*types.Func]*types.Func // interface method -> the package's one implementation
+	// ifaceImpls and depMeths serve Targets (iface.go).
+	ifaceImpls map[*types.Func][]*types.Func
+	depMeths   map[string][]*types.Func
 }
 
 // LayerOf returns the layer made by node n (a loop, label, recursive
