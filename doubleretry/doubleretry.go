@@ -151,7 +151,7 @@ func nested(outer string, chains []retrymodel.Chain) []retrymodel.Chain {
 		case pa < pb:
 			return 1
 		}
-		return 0
+		return len(a.Via) - len(b.Via) // the most direct path names the layer best
 	})
 	return kept
 }

@@ -30,3 +30,15 @@ func TestModelCases(t *testing.T) {
 	}
 	analysistest.Run(t, dir, doubleretry.Analyzer, "./gaps")
 }
+
+// TestInterfaces runs nesting through interfaces (an implementation in the
+// same package, implementations a provider package builds in its
+// subpackages) and through a stream whose failure surfaces in Err().
+func TestInterfaces(t *testing.T) {
+	testmod.Download(t, "testdata")
+	dir, err := filepath.Abs("testdata")
+	if err != nil {
+		t.Fatal(err)
+	}
+	analysistest.Run(t, dir, doubleretry.Analyzer, "./iface/run", "./iface/local", "./iface/stream")
+}

@@ -20,8 +20,9 @@ func (c *checker) retried(l *retrymodel.Layer) []retrymodel.Chain {
 	}
 	var out []retrymodel.Chain
 	var covered []ast.Node
+	ops := c.res.RetriedCalls(l)
 	holdsOp := func(n ast.Node) bool {
-		for _, op := range l.Ops {
+		for _, op := range ops {
 			if within(op, n) {
 				return true
 			}
@@ -44,7 +45,7 @@ func (c *checker) retried(l *retrymodel.Layer) []retrymodel.Chain {
 		}
 		return false
 	})
-	for _, op := range l.Ops {
+	for _, op := range ops {
 		inCovered := false
 		for _, n := range covered {
 			if within(op, n) {
@@ -59,13 +60,7 @@ func (c *checker) retried(l *retrymodel.Layer) []retrymodel.Chain {
 			if !ok {
 				return true
 			}
-			fn := c.res.Callee(call)
-			if ff := c.res.Func(fn); ff != nil {
-				name := retrymodel.FuncName(fn)
-				for _, ch := range ff.Chains {
-					out = append(out, retrymodel.Chain{Via: append([]string{name}, ch.Via...), Layers: ch.Layers})
-				}
-			}
+			out = append(out, c.res.CallChains(call)...)
 			return true
 		})
 	}

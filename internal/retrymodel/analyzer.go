@@ -49,6 +49,9 @@ type Result struct {
 	ctxRetry map[*types.Func]*CtxRetry
 	// ctxErr: loops whose classifier retries a context's error (ctxerr.go).
 	ctxErr map[*Layer]CtxErrAnswer
+	// ifaceImpls and depMeths serve Targets (iface.go).
+	ifaceImpls map[*types.Func][]*types.Func
+	depMeths   map[string][]*types.Func
 }
 
 // LayerOf returns the layer made by node n (a loop, label, recursive

@@ -5,6 +5,7 @@ import (
 	"go/token"
 	"go/types"
 	"regexp"
+	"slices"
 
 	"golang.org/x/tools/go/ast/astutil"
 	"golang.org/x/tools/go/types/typeutil"
@@ -436,6 +437,7 @@ func (p *pkgCtx) keepRetried(loop ast.Node, body *ast.BlockStmt, cond ast.Expr, 
 		}
 		_ = call
 	}
+	all := slices.Clone(s.ops)
 	ops := s.ops[:0]
 	for _, op := range s.ops {
 		for _, call := range s.errs {
@@ -445,7 +447,7 @@ func (p *pkgCtx) keepRetried(loop ast.Node, body *ast.BlockStmt, cond ast.Expr, 
 			}
 		}
 	}
-	s.ops = ops
+	s.ops = p.withReusedErrOps(loop, body, all, ops, s) // loop_ops.go
 }
 
 func (p *pkgCtx) callsSelf(b ast.Node, self *types.Func) bool {
@@ -824,6 +826,8 @@ func (p *pkgCtx) walkPaths(stmts []ast.Stmt, at path, loop ast.Node, s *loopShap
 				p.track(st.Init, s)
 				p.walkPaths([]ast.Stmt{st.Init}, at, loop, s)
 			}
+			// if !sleepCtx(ctx, d) { return }: the wait is the condition
+			p.noteWait(&ast.ExprStmt{X: st.Cond}, at, s)
 			if at != failurePath && st.Else == nil && p.leavesPred(st.Cond, s) && p.blockLeaves(st.Body, loop) {
 				// if !shouldRetry(resp, err) { break }: the branch leaves on
 				// success and on a failure not worth retrying; past it only

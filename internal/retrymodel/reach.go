@@ -66,14 +66,8 @@ func (p *pkgCtx) summarize() {
 			if isRemoteCall(p.info, call) {
 				remote = true
 			}
-			callee := p.res.Callee(call)
-			if ff := calleeFact(callee); ff != nil {
-				name := funcName(callee)
-				for _, c := range ff.Chains {
-					chains = append(chains, Chain{Via: append([]string{name}, c.Via...), Layers: c.Layers})
-				}
-				remote = remote || ff.Remote
-			}
+			c, r := p.res.callChains(call, calleeFact) // iface.go
+			chains, remote = append(chains, c...), remote || r
 			return true
 		})
 		return chains, remote
@@ -190,6 +184,7 @@ func (p *pkgCtx) summarize() {
 			p.pass.ExportObjectFact(fn, f)
 		}
 	}
+	p.exportIfaceFacts()
 }
 
 // Inner returns the retry layers reached from inside l's retried region,
@@ -222,10 +217,8 @@ func (r *Result) Inner(l *Layer) []Chain {
 				return false
 			}
 			if call, ok := n.(*ast.CallExpr); ok {
-				fn := r.Callee(call)
-				if ff := r.Func(fn); ff != nil {
-					add(ff.Chains, funcName(fn))
-				}
+				c, _ := r.callChains(call, r.Func)
+				add(c, "")
 			}
 			return true
 		})
