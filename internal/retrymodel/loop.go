@@ -824,6 +824,8 @@ func (p *pkgCtx) walkPaths(stmts []ast.Stmt, at path, loop ast.Node, s *loopShap
 				p.track(st.Init, s)
 				p.walkPaths([]ast.Stmt{st.Init}, at, loop, s)
 			}
+			// if !sleepCtx(ctx, d) { return }: a wait in the condition.
+			p.noteWait(&ast.ExprStmt{X: st.Cond}, at, s)
 			if at != failurePath && st.Else == nil && p.leavesPred(st.Cond, s) && p.blockLeaves(st.Body, loop) {
 				// if !shouldRetry(resp, err) { break }: the branch leaves on
 				// success and on a failure not worth retrying; past it only
