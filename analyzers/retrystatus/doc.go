@@ -38,11 +38,20 @@
 //     (anthropic-sdk-go, api.anthropic.com): its 429 is only ever
 //     rate_limit_error, and a spent balance or spend limit comes as 400 or
 //     402.
+//   - 429 given up on while 5xx is retried: the decision names 429 and
+//     stops on it without reading the error's code or type, and retries
+//     500, 502, 503 or 504. A rate limit then ends the retry at once,
+//     though 429 is the code that most asks for a wait and another
+//     attempt. Quiet when some path retries 429 (an exhausted quota stops,
+//     a rate limit waits) and when no 5xx is retried.
 //   - No classifier at all: a remote retry that retries every failure, so
 //     400, 401, 403 and 413 are sent again on every attempt. Either an SDK
 //     call (openai, anthropic, aws-sdk-go-v2; the SDK returns every 4xx as
 //     an error) whose error is retried without being read, or a net/http
-//     request whose status is tested only for success. Quiet when the
+//     request whose status is tested only for success, also in a
+//     function of the package the loop calls as its operation (one that
+//     makes the request and returns an error for every status but 200).
+//     Quiet when the
 //     error's type, code or text is read anywhere in the retried region
 //     (errors.Is/As, a type switch, err.Error(), a helper handed the
 //     error), when the status decision names or gives up on any failing
@@ -59,6 +68,9 @@
 //     throttling or 5xx, or returns false in branches that test both. A
 //     throttled or failing request then fails at once. Giving up on only
 //     one of the two is a policy and is quiet.
+//
+// A classifier may return a tuple: in `retry, delay, err := classify(err)`
+// the first result is the decision.
 //
 // A code is reported only when the decision names it: an == comparison,
 // a case, a set or list, or a range check from a 4xx code (code >= 400).

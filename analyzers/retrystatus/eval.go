@@ -646,6 +646,10 @@ func (w *walker) ident(id *ast.Ident, st *pathState) val {
 	if b.commaOK != nil {
 		return w.index(b.commaOK, false)
 	}
+	if b.first != nil && w.ck.isBool(id) {
+		// retry, delay, err := classify(err): the classifier's first result.
+		return w.call(b.first, st)
+	}
 	if b.expr == nil || !w.ck.isBool(b.expr) {
 		return vN
 	}

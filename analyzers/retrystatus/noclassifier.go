@@ -50,6 +50,11 @@ func (ck *checker) noClassifier(l *retrymodel.Layer, ds []*decision) {
 		return
 	}
 	sdk, httpOp := ck.remoteOps(l)
+	if sdk == "" && httpOp == "" {
+		// The request is made by a function the loop calls, which turns
+		// the status into the error the loop retries.
+		ds, httpOp = ck.opStatus(l)
+	}
 	var what string
 	switch {
 	case sdk != "":

@@ -171,11 +171,14 @@ type decision struct {
 	stopped  map[int]bool // some path that tests the status gives up
 	noBody   map[int]bool // some path retries it without reading the error's code or type
 	blind    map[int]bool // ... and without changing the request (new token, shorter input)
+	// stopBlind: some path gives the status up without reading the
+	// error's code or type.
+	stopBlind map[int]bool
 }
 
 func newDecision(l *retrymodel.Layer) *decision {
 	return &decision{layer: l, funcs: map[*types.Func]bool{},
-		retried: map[int]bool{}, stopped: map[int]bool{}, noBody: map[int]bool{}, blind: map[int]bool{}}
+		retried: map[int]bool{}, stopped: map[int]bool{}, noBody: map[int]bool{}, blind: map[int]bool{}, stopBlind: map[int]bool{}}
 }
 
 // decisionsOf returns the retry decisions of a layer: its classifier, and
@@ -302,6 +305,7 @@ func (ck *checker) classifierDecision(l *retrymodel.Layer) *decision {
 			d.stopped[c] = cv.v&vF != 0
 			d.noBody[c] = cv.v&vT != 0 && !cv.body
 			d.blind[c] = d.noBody[c]
+			d.stopBlind[c] = d.stopped[c] && !cv.body
 		}
 		return d
 	}
@@ -324,6 +328,7 @@ func (ck *checker) classifierDecision(l *retrymodel.Layer) *decision {
 		d.stopped[c.Code] = c.False
 		d.noBody[c.Code] = c.True && !c.BodyRead
 		d.blind[c.Code] = d.noBody[c.Code]
+		d.stopBlind[c.Code] = c.False && !c.BodyRead
 	}
 	d.provider = f.Provider
 	d.atoms = []*atom{a}
@@ -368,6 +373,9 @@ func (ck *checker) walkDecision(l *retrymodel.Layer, body *ast.BlockStmt, m mode
 			}
 			if stop {
 				d.stopped[c] = true
+				if !f.st.body {
+					d.stopBlind[c] = true
+				}
 			}
 		}
 	}
@@ -472,6 +480,9 @@ func (ck *checker) check(d *decision) {
 		}
 		ck.report(pa, "permanent", msg, nil)
 	}
+
+	// 4. 429 given up on while 5xx is retried.
+	ck.stops429(d, atoms)
 
 	// 3. Every 429 retried without reading the error, against an API that
 	// reports an exhausted quota as 429 (OpenAI and compatible, Gemini).
@@ -625,6 +636,10 @@ type binding struct {
 	expr    ast.Expr
 	commaOK *ast.IndexExpr // ok of `_, ok := m[k]`
 	n       int
+
+	// first: the variable is the first result of a call that returns
+	// several (retry, delay, err := classify(err)).
+	first *ast.CallExpr
 }
 
 func (ck *checker) binding(v *types.Var) *binding {
@@ -688,6 +703,11 @@ func (ck *checker) indexBindings() {
 					case len(n.Rhs) == 1 && len(n.Lhs) == 2 && i == 1:
 						if ix, ok := ast.Unparen(n.Rhs[0]).(*ast.IndexExpr); ok {
 							b.commaOK = ix
+						}
+					}
+					if len(n.Rhs) == 1 && len(n.Lhs) > 1 && i == 0 {
+						if call, ok := ast.Unparen(n.Rhs[0]).(*ast.CallExpr); ok {
+							b.first = call
 						}
 					}
 				}

@@ -63,3 +63,26 @@ func TestStopsRetrying(t *testing.T) {
 	}
 	analysistest.Run(t, dir, retrystatus.Analyzer, "./stops")
 }
+
+// TestStops429: retries that give up on 429 while they retry 5xx, through
+// a classifier of another package and in the loop, beside ones that retry
+// both, read the error's kind first, or retry only connection errors.
+func TestStops429(t *testing.T) {
+	testmod.Download(t, "testdata")
+	dir, err := filepath.Abs("testdata")
+	if err != nil {
+		t.Fatal(err)
+	}
+	analysistest.Run(t, dir, retrystatus.Analyzer, "./ratelimit")
+}
+
+// TestQuota: an OpenAI retry whose classifier returns (retry, delay, err)
+// and retries every 429.
+func TestQuota(t *testing.T) {
+	testmod.Download(t, "testdata")
+	dir, err := filepath.Abs("testdata")
+	if err != nil {
+		t.Fatal(err)
+	}
+	analysistest.Run(t, dir, retrystatus.Analyzer, "./quota")
+}
