@@ -314,7 +314,11 @@ func (c *checker) reportAttemptBudget(call *ast.CallExpr, dur ast.Expr, obj type
 	case li.AttemptsKnown:
 		attempts = fmt.Sprintf("all %d attempts", li.Attempts)
 	}
-	msg := fmt.Sprintf("one attempt's timeout bounds the whole retry: the context made here with %s is the one %s of %s run on, and %s is %s; an attempt that hangs spends it and no retry follows; give each attempt its own timeout inside the retry and bound the whole retry by the caller's context or by a budget that covers the attempts and their waits",
-		d, attempts, retry, obj.Name(), why)
+	run := "run"
+	if attempts == "every attempt" {
+		run = "runs"
+	}
+	msg := fmt.Sprintf("one attempt's timeout bounds the whole retry: the context made here with %s is the one %s of %s %s on, and %s is %s; an attempt that hangs spends it and no retry follows; give each attempt its own timeout inside the retry and bound the whole retry by the caller's context or by a budget that covers the attempts and their waits",
+		d, attempts, retry, run, obj.Name(), why)
 	c.report(call.Pos(), "attempt-budget-total", msg, nil)
 }
