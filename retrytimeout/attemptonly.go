@@ -9,7 +9,7 @@ import (
 	"github.com/retryvet/retryvet/internal/retrymodel"
 )
 
-// minWorthBounding is the total of known waits below which an attempt
+// minWorthBounding is the total of known waits up to which an attempt
 // count is bound enough: client-go's retry.DefaultRetry waits about 50ms in
 // all, and a wall-clock check would not change what the caller sees.
 const minWorthBounding = time.Second
@@ -49,7 +49,7 @@ func (c *checker) attemptOnly(l *retrymodel.Layer) string {
 	if c.manyWaits(l) {
 		if ds, ok := c.waitChoices(l); ok {
 			most := mostWaiting(n, ds)
-			if most < minWorthBounding {
+			if most <= minWorthBounding {
 				return ""
 			}
 			return fmt.Sprintf("%s makes %d attempts, each wait %s (it waits at %d places), and nothing bounds it in time: up to %s of waiting plus the %d attempts, whatever the caller's deadline",
@@ -64,7 +64,7 @@ func (c *checker) attemptOnly(l *retrymodel.Layer) string {
 	}
 	if ok {
 		total := sum(ws)
-		if total < minWorthBounding {
+		if total <= minWorthBounding {
 			return ""
 		}
 		s := fmt.Sprintf("%s makes %d attempts with waits %s and nothing bounds it in time: worst case %s of waiting", describe(l), n, waitList(ws), fmtDur(total))
@@ -83,7 +83,7 @@ func (c *checker) attemptOnly(l *retrymodel.Layer) string {
 		// still be one of a few constants (a switch on the attempt).
 		if ds, ok := c.waitChoices(l); ok {
 			most := time.Duration(n-1) * ds[len(ds)-1]
-			if most < minWorthBounding {
+			if most <= minWorthBounding {
 				return ""
 			}
 			return fmt.Sprintf("%s makes %d attempts, each wait %s, and nothing bounds it in time: up to %s of waiting plus the %d attempts, whatever the caller's deadline",

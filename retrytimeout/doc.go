@@ -52,6 +52,15 @@
 // their waits grow:
 // an unbounded loop at a constant interval is a poll (waiting for a server
 // to come up).
+// Jitter is decided by data flow, not by names: a wait has
+// jitter when a random source (math/rand, crypto/rand, a clock's low
+// digits) reaches its duration through locals, helpers, results and
+// fields; a "jitter" that is a constant share of the backoff has none. A
+// wait that a Retry-After read replaces is judged by the schedule of the
+// clients the server sent no hint (2.4s, 4.8s, ... when the server sends
+// no Retry-After); a delay set at construction and never changed by the
+// loop is reported as the same wait before every attempt, also when the
+// attempt count is a field.
 //
 // retry-after ignored: a retry that retries a 429 or 503 read from an
 // *http.Response, a retryablehttp response, or an SDK error that carries
@@ -59,6 +68,15 @@
 // its wait without reading Retry-After or retry-after-ms. retryablehttp's
 // DefaultBackoff and RateLimitLinearJitterBackoff honour it; its
 // LinearJitterBackoff does not.
+//
+// retry-after read only on 429: a function reads Retry-After only in a
+// branch taken for 429 (the model evaluates the status tests around the
+// read), while 503 is retried too: in the same function a branch for 503
+// returns the same retry result without reading the header (reported
+// there), or, for a function that computes a wait, a retry policy of the
+// package returns true for 503 (reported at the 429 test). A server that
+// sheds load answers 503 with Retry-After, and the client comes back on its
+// own schedule instead.
 //
 // wait ignores cancellation: time.Sleep (or a bare <-time.After, a select
 // on timers only, a sleep helper that ignores its context) between

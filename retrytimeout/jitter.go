@@ -47,7 +47,31 @@ func (c *checker) noJitter(l *retrymodel.Layer) {
 		}
 	}
 	known := pol.WaitsKnown
-	if len(ws) == 0 {
+	// Waits not folded, but with no random part by data flow: the
+	// schedule of clients the server sent no Retry-After, or one value
+	// set at construction and waited every time.
+	hintless, fixed := false, ""
+	if len(ws) == 0 && pol.Jitter == retrymodel.No {
+		switch {
+		case len(pol.HintlessWaits) > 0:
+			for _, w := range pol.HintlessWaits {
+				if w > 0 {
+					ws = append(ws, w)
+				}
+			}
+			hintless = len(ws) > 0
+			known = hintless && len(ws) == len(pol.HintlessWaits)
+		case pol.FixedWait != "":
+			// A package variable tests reassign keeps its production
+			// value, and that value is judged (prodwaits.go).
+			if pw, ok := c.prodWaits(l); ok {
+				ws, known = pw, true
+			} else {
+				fixed = pol.FixedWait
+			}
+		}
+	}
+	if len(ws) == 0 && fixed == "" {
 		if ws, known = c.prodWaits(l); !known {
 			return // no wait between attempts, or waits not known to be positive
 		}
@@ -68,7 +92,9 @@ func (c *checker) noJitter(l *retrymodel.Layer) {
 		if n < 2 {
 			return
 		}
-	} else if allEqual(ws) {
+	} else if a := pol.Attempts; fixed != "" && !(a.Set && !a.Known) {
+		return // a constant wait, unbounded: a poll
+	} else if fixed == "" && allEqual(ws) {
 		return
 	}
 	pos := pol.JitterPos
@@ -83,6 +109,16 @@ func (c *checker) noJitter(l *retrymodel.Layer) {
 		list = waitList(ws) // production values of what tests reassign
 	}
 	what := "waits " + list
+	switch {
+	case hintless:
+		list = waitList(ws)
+		if n, ok := l.Attempts(); ok && int64(len(ws)) > n-1 {
+			list = waitList(ws[:n-1])
+		}
+		what = "waits " + list + " (when the server sends no Retry-After)"
+	case fixed != "":
+		what = "waits the same " + fixed + " before every attempt"
+	}
 	if _, counted := l.Attempts(); !counted {
 		if a := pol.Attempts; a.Known && a.N == 0 {
 			what += " (unbounded attempts)"

@@ -70,6 +70,7 @@ func run(pass *analysis.Pass) (any, error) {
 		c.flush()
 		return nil, nil
 	}
+	c.retryAfterOnly429()
 	layers := append([]*retrymodel.Layer(nil), res.Layers...)
 	sort.SliceStable(layers, func(i, j int) bool { return layers[i].Pos < layers[j].Pos })
 	for _, l := range layers {

@@ -72,3 +72,21 @@ func TestPerAttemptDeadline(t *testing.T) {
 func TestSDKLoops(t *testing.T) {
 	analysistest.Run(t, testdata(t), retrytimeout.Analyzer, "./sdkloops")
 }
+
+// TestJitterDataFlow: a wait has jitter when a random source reaches it;
+// a constant share of the backoff, or a delay set at construction, has
+// none, whatever the names say.
+func TestJitterDataFlow(t *testing.T) {
+	analysistest.Run(t, testdata(t), retrytimeout.Analyzer, "./jitterflow")
+}
+
+// TestAttemptFloor: waits totalling at most 1s need no wall-clock bound.
+func TestAttemptFloor(t *testing.T) {
+	analysistest.Run(t, testdata(t), retrytimeout.Analyzer, "./floor")
+}
+
+// TestRetryAfterOnly429: Retry-After read only for a 429 while 503 is
+// retried too, in the same function or by the package's retry policy.
+func TestRetryAfterOnly429(t *testing.T) {
+	analysistest.Run(t, testdata(t), retrytimeout.Analyzer, "./retryafter429")
+}

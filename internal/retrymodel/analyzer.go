@@ -104,6 +104,7 @@ type pkgCtx struct {
 	// atLeast is set by eval when a value it folded is a lower bound (a
 	// wait raised above its schedule by Retry-After).
 	atLeast bool
+	hint    *hintState // set while the schedule without Retry-After is folded (hintless.go)
 }
 
 // typeOf is info.TypeOf that also knows the model's synthetic expressions.

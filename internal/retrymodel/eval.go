@@ -21,7 +21,7 @@ type env map[*types.Var]constant.Value
 // functions of this package. It never guesses: an unknown part makes the
 // whole unknown.
 func (p *pkgCtx) eval(e ast.Expr, bind env, depth int) (constant.Value, bool) {
-	if e == nil || depth > 6 {
+	if e == nil || depth > 16 {
 		return nil, false
 	}
 	e = astutil.Unparen(e)
@@ -49,6 +49,11 @@ func (p *pkgCtx) eval(e ast.Expr, bind env, depth int) (constant.Value, bool) {
 					p.atLeast = true
 				}
 				return c, ok
+			}
+			// The value without a Retry-After hint (hintless.go).
+			if def := p.hintlessDef(v, e.Pos()); def != nil {
+				p.hint.used = true
+				return p.eval(def, bind, depth+1)
 			}
 		}
 	case *ast.IndexExpr:

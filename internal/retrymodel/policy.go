@@ -49,10 +49,10 @@ func (p *pkgCtx) loopPolicy(l *Layer, n ast.Node, body *ast.BlockStmt, cond ast.
 		waitFirst := len(l.Ops) > 0 && wait.node.Pos() < l.Ops[0].Pos() && within(l.Ops[0], body) &&
 			!(cond != nil && p.mentionsErr(cond, s))
 		p.schedule(pol, wait, body, ctr, waitFirst)
-		if wait.helper != nil {
-			pol.Jitter = p.jitter(wait.dur, wait.helper.Body, wait.helper)
-		} else {
-			pol.Jitter = p.jitter(wait.dur, body, fnNode)
+		p.hintlessWaits(pol, wait, body, ctr, waitFirst)
+		pol.Jitter = p.waitJitter(wait)
+		if len(pol.Waits) == 0 {
+			pol.FixedWait, _ = p.fixedWait(wait, body)
 		}
 		if pol.Jitter == Unknown && pol.WaitsKnown {
 			pol.Jitter = No
@@ -677,62 +677,6 @@ func (p *pkgCtx) growingVars(body *ast.BlockStmt) map[*types.Var]growth {
 	return out
 }
 
-// jitter looks for a random part in the wait expression, in the locals it
-// is computed from, and in package helpers it calls.
-func (p *pkgCtx) jitter(dur ast.Expr, body *ast.BlockStmt, fnNode ast.Node) Tri {
-	seen := make(map[ast.Node]bool)
-	var random func(e ast.Node, depth int) bool
-	random = func(e ast.Node, depth int) bool {
-		if e == nil || depth > 4 || seen[e] {
-			return false
-		}
-		seen[e] = true
-		found := false
-		ast.Inspect(e, func(n ast.Node) bool {
-			if found {
-				return false
-			}
-			switch n := n.(type) {
-			case *ast.CallExpr:
-				fn := typeutil.StaticCallee(p.info, n)
-				if fn != nil && fn.Pkg() != nil {
-					switch fn.Pkg().Path() {
-					case "math/rand", "math/rand/v2", "crypto/rand":
-						found = true
-						return false
-					}
-					if strings.Contains(strings.ToLower(fn.Name()), "jitter") {
-						found = true
-						return false
-					}
-					if d := p.res.decls[fn]; d != nil && random(d.Body, depth+1) {
-						found = true
-						return false
-					}
-				}
-				if sel, ok := n.Fun.(*ast.SelectorExpr); ok && strings.Contains(strings.ToLower(sel.Sel.Name), "jitter") {
-					found = true
-				}
-			case *ast.Ident:
-				if v := p.identVar(n); v != nil && fnNode != nil && fnNode.Pos() <= v.Pos() && v.Pos() < fnNode.End() {
-					for _, rhs := range p.assignmentsTo(v, fnNode) {
-						if random(rhs, depth+1) {
-							found = true
-							return false
-						}
-					}
-				}
-			}
-			return true
-		})
-		return found
-	}
-	if random(dur, 0) {
-		return Yes
-	}
-	return Unknown
-}
-
 // assignmentsTo returns the values assigned to a local in fn.
 func (p *pkgCtx) assignmentsTo(v *types.Var, fn ast.Node) []ast.Expr {
 	var out []ast.Expr
@@ -1154,6 +1098,13 @@ func (pol *Policy) String() string {
 	}
 	if pol.AttemptCtxEnds.IsValid() {
 		parts = append(parts, "attemptctx-ends")
+	}
+	if len(pol.HintlessWaits) > 0 {
+		var ws []string
+		for _, w := range pol.HintlessWaits {
+			ws = append(ws, durconst.Format(w))
+		}
+		parts = append(parts, "waits-without-retry-after="+strings.Join(ws, ","))
 	}
 	if pol.Classifier != nil {
 		parts = append(parts, "classifier")

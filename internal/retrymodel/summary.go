@@ -516,7 +516,7 @@ func (p *pkgCtx) tupleDef(v *types.Var) (*ast.CallExpr, int) {
 func (p *pkgCtx) evalResult(call *ast.CallExpr, i int, bind env, depth int) (constant.Value, bool) {
 	fn := typeutil.StaticCallee(p.info, call)
 	decl := p.res.decls[fn]
-	if decl == nil || decl.Body == nil || depth > 6 {
+	if decl == nil || decl.Body == nil || depth > 16 {
 		return nil, false
 	}
 	sig := fn.Type().(*types.Signature)

@@ -94,6 +94,15 @@ type Policy struct {
 	// the retry waits, so the time it needs to start is exact as a minimum.
 	WaitsAtLeast bool
 	WaitPos      token.Pos // the wait call or the library option that sets it
+	// HintlessWaits is the schedule of a loop whose computed wait a
+	// Retry-After read replaces (Waits is then empty): the waits of the
+	// clients the server sent no hint, folded outside the branches that
+	// read the header.
+	HintlessWaits []time.Duration
+	// FixedWait names the field or variable every wait of a loop waits
+	// when its value is not known statically but the loop never changes
+	// it (a delay set at construction): "" otherwise.
+	FixedWait string
 	// Schedule describes the shape: "constant 2s", "exponential 1s*2^i, cap 30s",
 	// "library default (backoff v4: 500ms*1.5^i, ±50%, cap 60s)".
 	Schedule string

@@ -142,7 +142,7 @@ func closureBody(ctx context.Context) error {
 func retryAfter(ctx context.Context) (*http.Response, error) {
 	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 	defer cancel()
-	for i := 0; i < 3; i++ { // want `retry loop: attempts=3 jitter=unknown deadline=yes cancellable=yes retryafter=yes maxelapsed=30s perattempt=5s`
+	for i := 0; i < 3; i++ { // want `retry loop: attempts=3 jitter=no deadline=yes cancellable=yes retryafter=yes maxelapsed=30s perattempt=5s`
 		actx, acancel := context.WithTimeout(ctx, 5*time.Second)
 		resp, err := getWith(actx)
 		acancel()
