@@ -3,7 +3,7 @@
 //
 // # Analyzer retrytimeout
 //
-// retrytimeout: attempt-only retries, no jitter, Retry-After ignored, uncancellable waits, per-attempt timeouts below p99 or that end the retry, schedules longer than their budget, and total timeouts on streaming calls
+// retrytimeout: attempt-only retries, no jitter, Retry-After ignored, uncancellable waits, per-attempt timeouts below p99 or that end the retry, context errors retried, schedules longer than their budget, and total timeouts on streaming calls
 //
 // Four attempts with exponential backoff can take fifteen seconds while
 // the request that started them had ten; without jitter every client that
@@ -11,7 +11,7 @@
 // information than any curve; and a timeout shorter than the dependency's
 // real p99 is a load generator, not a safety mechanism. The analyzer reads
 // each retry layer of the shared retry model (hand-rolled loops, retry
-// libraries, retrying HTTP clients, SDKs) and reports ten findings, each
+// libraries, retrying HTTP clients, SDKs) and reports the findings below, each
 // with the numbers that make it true.
 //
 // attempt-only retry: a retry bounded only by an attempt count. Nothing
@@ -84,7 +84,11 @@
 // never be done is left alone: context.Background(), context.TODO(),
 // context.WithoutCancel(x) and context.WithValue on any of them; so is a
 // wait reached only when ctx.Done() is nil (the documented sign of a
-// context that is never cancelled). A suggested fix rewrites
+// context that is never cancelled). With no context variable in scope, the
+// *http.Request the retry sends is read as the context's carrier: a
+// request parameter's Context() is the caller's (the wait keeps waiting
+// after req.Context() is done), one built here with http.NewRequest
+// carries Background and is left alone. A suggested fix rewrites
 // `time.Sleep(d)` into
 //
 //	select {
@@ -162,13 +166,28 @@
 // per-attempt timeout was there to retry. A test of the caller's context,
 // or a condition that also requires it to be done, is quiet; so is a
 // DeadlineExceeded that is retried, and one in a loop with no per-attempt
-// deadline (it is the caller's). Only hand-rolled loops are read.
+// deadline (it is the caller's). Only hand-rolled loops are read. A
+// per-attempt context that overwrites the caller's variable (ctx, cancel =
+// context.WithTimeout(ctx, d), tested as ctx != nil && ctx.Err() != nil)
+// is the same mistake; the message then says to keep the caller's context
+// in a variable of its own.
+//
+// retries a cancelled/expired context's error: the loop's classifier
+// helper answers retry for context.Canceled or context.DeadlineExceeded
+// (every non-API error retried, a context's included) while the loop's
+// context is the caller's (a ctx in scope that can be done, or the sent
+// request's Context()): a request whose caller gave up is sent again. The
+// model evaluates the helper with err set to the context's error, no
+// response and attempts left; an answer it cannot prove (a method of the
+// error, an assertion to an interface such as net.Error, which
+// DeadlineExceeded satisfies) is quiet.
 //
 // One diagnostic per kind and retry, at the place to edit: the loop or
 // library call for attempt-only retries, the wait (or the option that
 // turns jitter off) for jitter, the 429/503 test for Retry-After, the wait
 // for cancellation, the timeout for p99, the attempt bound for the budget,
-// the call for streaming, the condition for a per-attempt deadline.
+// the call for streaming, the condition for a per-attempt deadline, the
+// classifier's test that answers retry for a context's error.
 //
 // Quiet by design: loops with jitter, a cancellable wait and Retry-After
 // read; tickers, pollers (loops that repeat after a success) and
