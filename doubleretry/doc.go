@@ -31,6 +31,21 @@
 // all three, and the inner pair again at the middle layer; functions that
 // only call through are not reported.
 //
+// A call through an interface is followed to the implementations the
+// package can see that reach a retry layer: methods of its own types, of
+// dependencies' types whose facts it is handed, and those the interface's
+// own package sees (a provider package that builds every provider client
+// records them in a fact on the interface method), so a runtime that
+// retries provider.Provider.Stream is reported when one of the providers
+// is an SDK that retries; the message names the implementation. In vet
+// mode an implementation in a package that imports the caller's, or that
+// neither the caller nor the interface's package can see, is not followed;
+// nor are interfaces of the standard library (io.Reader,
+// http.RoundTripper), which have implementations everywhere. A stream
+// retried through its Err() (stream := client.Chat.Completions.NewStreaming
+// made again each turn) retries the SDK's own retries of the opening
+// request.
+//
 // A layer whose own retries are off (option.WithMaxRetries(0) on the client
 // or the call, RetryMax = 0, aws.NopRetryer, RetryMaxAttempts = 1) makes one
 // attempt and is not a retry. Retries one after the other, fallback chains

@@ -105,6 +105,9 @@ func (p *pkgCtx) exportIfaceFacts() {
 		}
 		for i := range iface.NumExplicitMethods() {
 			m := iface.ExplicitMethod(i)
+			if len(r.localMethods()[m.Name()]) == 0 && len(r.depMethods()[m.Name()]) == 0 {
+				continue // nothing here can implement it
+			}
 			chains := prune(r.implChains(m, iface, r.Func))
 			if len(chains) == 0 {
 				continue
@@ -171,28 +174,53 @@ func (r *Result) implsOf(m *types.Func, iface *types.Interface) []*types.Func {
 			}
 		}
 	}
-	scope := r.pass.Pkg.Scope()
-	for _, name := range scope.Names() {
-		tn, ok := scope.Lookup(name).(*types.TypeName)
-		if !ok || tn.IsAlias() || types.IsInterface(tn.Type()) {
-			continue
+	for _, fn := range r.localMethods()[m.Name()] {
+		if n := recvNamed(fn); n != nil {
+			consider(n, r.pass.Pkg)
 		}
-		if obj, _, _ := types.LookupFieldOrMethod(types.NewPointer(tn.Type()), true, r.pass.Pkg, m.Name()); obj == nil {
-			continue // cheap test first
-		}
-		consider(tn.Type(), r.pass.Pkg)
 	}
 	for _, fn := range r.depMethods()[m.Name()] {
-		recv := fn.Type().(*types.Signature).Recv().Type()
-		if p, ok := recv.(*types.Pointer); ok {
-			recv = p.Elem()
-		}
-		if n, ok := recv.(*types.Named); ok && !types.IsInterface(n) {
+		if n := recvNamed(fn); n != nil {
 			consider(n, fn.Pkg())
 		}
 	}
 	r.ifaceImpls[m] = out
 	return out
+}
+
+// recvNamed returns the concrete named type a method is declared on.
+func recvNamed(fn *types.Func) *types.Named {
+	sig, ok := fn.Type().(*types.Signature)
+	if !ok || sig.Recv() == nil {
+		return nil
+	}
+	recv := sig.Recv().Type()
+	if p, ok := recv.(*types.Pointer); ok {
+		recv = p.Elem()
+	}
+	if n, ok := types.Unalias(recv).(*types.Named); ok && !types.IsInterface(n) && n.TypeParams().Len() == 0 {
+		return n // (Implements is unspecified for a generic type)
+	}
+	return nil
+}
+
+// localMethods indexes, by name, the methods declared in this package:
+// the candidates for implementing an interface here. (A method promoted
+// from an embedded field is not a candidate: its own type is.)
+func (r *Result) localMethods() map[string][]*types.Func {
+	if r.localMeths != nil {
+		return r.localMeths
+	}
+	r.localMeths = make(map[string][]*types.Func)
+	for fn, d := range r.decls {
+		if d.Recv != nil {
+			r.localMeths[fn.Name()] = append(r.localMeths[fn.Name()], fn)
+		}
+	}
+	for _, fns := range r.localMeths {
+		slices.SortFunc(fns, func(a, b *types.Func) int { return int(a.Pos() - b.Pos()) })
+	}
+	return r.localMeths
 }
 
 // depMethods indexes, by name, the methods of other packages whose
