@@ -159,6 +159,12 @@ func Load(opts Options, patterns ...string) (*Program, error) {
 	// facts, and nothing after it does.
 	p.results, p.err = p.retryModel(own)
 	tr.phase("retry model")
+	// The packages only a test main imports were not analysed: drop theirs too.
+	packages.Visit(pkgs, nil, func(pkg *packages.Package) {
+		if !own(pkg) {
+			pkg.Syntax, pkg.TypesInfo = nil, nil
+		}
+	})
 
 	prog := ssa.NewProgram(pkgs[0].Fset, ssa.InstantiateGenerics)
 	packages.Visit(pkgs, nil, func(pkg *packages.Package) {

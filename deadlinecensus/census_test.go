@@ -18,6 +18,7 @@ import (
 var (
 	loadOnce sync.Once
 	census   *Census
+	program  *Program
 	loadErr  error
 )
 
@@ -34,6 +35,7 @@ func theCensus(t *testing.T) *Census {
 	loadOnce.Do(func() {
 		var p *Program
 		p, loadErr = Load(Options{Dir: testdata(t), Tests: true}, "./...")
+		program = p
 		if loadErr == nil {
 			census, loadErr = Run(p)
 		}
