@@ -11,9 +11,11 @@ import (
 	"github.com/retryvet/retryvet/internal/retrymodel"
 )
 
-// requestInScope finds the *http.Request the layer's operation sends, when
-// no context variable is in scope: its Context() is the caller's, so a wait
-// of the retry that ignores it keeps a caller that gave up waiting. A
+// requestInScope finds the *http.Request the layer's operation sends again,
+// when no context variable is in scope: a request the retry was handed (a
+// parameter, or one built before the loop), whose Context() is the
+// caller's, so a wait of the retry that ignores it keeps a caller that gave
+// up waiting. A request built afresh inside each turn is not read. A
 // request that is built here without a context (http.NewRequest, or
 // WithContext of a context that is never done) carries Background and is
 // skipped; a parameter carries whatever its caller gave it.
@@ -45,6 +47,9 @@ func (c *checker) requestInScope(l *retrymodel.Layer, pos token.Pos) (*types.Var
 			}
 			if _, obj := scope.LookupParent(v.Name(), pos); obj != v || c.requestNeverDone(v) {
 				continue
+			}
+			if l.Body.Pos() <= v.Pos() && v.Pos() < l.Body.End() {
+				continue // built afresh in each turn: not the request the retry was handed
 			}
 			found = v
 		}

@@ -60,11 +60,13 @@ func (p *pkgCtx) waitsIn(root ast.Node) []waitSite {
 			if ok {
 				out = append(out, w)
 			}
-			// Only the communications are the select's own: a sleep in a
-			// clause body (default: ... time.Sleep(d)) is a wait of its own.
+			// The default clause is not the select's: a select that polls
+			// ctx and goes on (default: ... time.Sleep(d)) leaves its waits
+			// to that clause. The other clauses are the select's own (a
+			// timer drained after Stop on the ctx.Done() side is no wait).
 			for _, cl := range n.Body.List {
 				if cc, ok := cl.(*ast.CommClause); ok && cc.Comm != nil {
-					ast.Inspect(cc.Comm, func(m ast.Node) bool {
+					ast.Inspect(cc, func(m ast.Node) bool {
 						if m != nil {
 							inSelect[m] = true
 						}

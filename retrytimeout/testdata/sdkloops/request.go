@@ -172,3 +172,33 @@ func (b *backend) doBackground(url string) error {
 	}
 	return err
 }
+
+// A task poll that builds its request in each turn from the caller's
+// context and reports "not yet" as a sentinel error: the request is not one
+// the loop was handed, so it is not read as the wait's context.
+var errNotYet = errors.New("not yet")
+
+func (b *backend) pollTask(parent *http.Request, url string) error {
+	for {
+		err := func() error {
+			req, err := http.NewRequestWithContext(parent.Context(), http.MethodGet, url, nil)
+			if err != nil {
+				return err
+			}
+			res, err := b.c.Do(req)
+			if err != nil {
+				return err
+			}
+			defer res.Body.Close()
+			if res.StatusCode == http.StatusAccepted {
+				time.Sleep(3 * time.Second)
+				return errNotYet
+			}
+			return nil
+		}()
+		if errors.Is(err, errNotYet) {
+			continue
+		}
+		return err
+	}
+}
