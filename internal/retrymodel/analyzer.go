@@ -45,6 +45,10 @@ type Result struct {
 	lits  map[*ast.FuncLit]*FuncFact
 	decls map[*types.Func]*ast.FuncDecl
 	impls map[*types.Func]*types.Func // interface method -> the package's one implementation
+
+	// raCalls are interface calls whose implementation here reads
+	// Retry-After (ifaceretryafter.go).
+	raCalls map[*ast.CallExpr]bool
 }
 
 // LayerOf returns the layer made by node n (a loop, label, recursive
