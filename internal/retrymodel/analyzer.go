@@ -53,6 +53,9 @@ type Result struct {
 	ifaceImpls map[*types.Func][]*types.Func
 	depMeths   map[string][]*types.Func
 	localMeths map[string][]*types.Func
+	// raCalls are interface calls whose implementation here reads
+	// Retry-After (ifaceretryafter.go).
+	raCalls map[*ast.CallExpr]bool
 }
 
 // LayerOf returns the layer made by node n (a loop, label, recursive

@@ -44,6 +44,10 @@ func (r *Result) OwnRetryAfter(l *Layer) (token.Pos, bool) {
 			return false
 		}
 		if call, ok := n.(*ast.CallExpr); ok {
+			if r.raCalls[call] {
+				pos = call.Pos()
+				return false
+			}
 			if ff := r.Func(typeutil.StaticCallee(info, call)); ff != nil && ff.RetryAfter && len(ff.Chains) == 0 {
 				pos = call.Pos()
 				return false

@@ -362,7 +362,7 @@ func (p *pkgCtx) indexHelpers() {
 func (p *pkgCtx) callReadsRetryAfter(call *ast.CallExpr) bool {
 	fn := typeutil.StaticCallee(p.info, call)
 	if fn == nil {
-		return false
+		return p.ifaceReadsRetryAfter(call)
 	}
 	fn = fn.Origin()
 	if fn.Pkg() == p.pass.Pkg {
