@@ -354,7 +354,7 @@ func (p *pkgCtx) indexHelpers() {
 func (p *pkgCtx) callReadsRetryAfter(call *ast.CallExpr) bool {
 	fn := typeutil.StaticCallee(p.info, call)
 	if fn == nil {
-		return false
+		return p.ifaceReadsRetryAfter(call) // iface.go
 	}
 	fn = fn.Origin()
 	if fn.Pkg() == p.pass.Pkg {
