@@ -52,11 +52,7 @@ type Result struct {
 	// ifaceImpls and depMeths serve Targets (iface.go).
 	ifaceImpls map[*types.Func][]*types.Func
 	depMeths   map[string][]*types.Func
-	localMeths map[string][]*types.Func
-	// raCalls are interface calls whose implementation here reads
-	// Retry-After (ifaceretryafter.go).
-	raCalls map[*ast.CallExpr]bool
-}
+	localMeths map[string][]*types.Func}
 
 // LayerOf returns the layer made by node n (a loop, label, recursive
 // function or call), or nil.

@@ -63,6 +63,12 @@ func (r *Result) callChains(call *ast.CallExpr, local func(*types.Func) *FuncFac
 func (r *Result) implChains(m *types.Func, iface *types.Interface, local func(*types.Func) *FuncFact) []Chain {
 	var out []Chain
 	for _, fn := range r.implsOf(m, iface) {
+		if decorates(fn, iface) {
+			// retryClient{next httpClient}: a wrapper of the interface
+			// itself is put in front of another implementation when the
+			// code is configured so; the model cannot tell that it is.
+			continue
+		}
 		ff := local(fn)
 		if ff == nil || len(ff.Chains) == 0 {
 			continue
@@ -266,4 +272,64 @@ func ifaceName(m *types.Func) string {
 func (r *Result) CallChains(call *ast.CallExpr) []Chain {
 	c, _ := r.callChains(call, r.Func)
 	return c
+}
+
+// decorates reports whether fn's receiver is a struct with a field of the
+// interface type it implements (a middleware around another
+// implementation).
+func decorates(fn *types.Func, iface *types.Interface) bool {
+	n := recvNamed(fn)
+	if n == nil {
+		return false
+	}
+	st, ok := n.Underlying().(*types.Struct)
+	if !ok {
+		return false
+	}
+	for i := range st.NumFields() {
+		if types.Identical(st.Field(i).Type().Underlying(), iface) {
+			return true
+		}
+	}
+	return false
+}
+
+// ifaceReadsRetryAfter reports whether an interface call may run an
+// implementation that reads Retry-After (a retry handler chosen at run
+// time: `ok, wait := h.ShouldRetry(resp)`): the wait it returns may be the
+// server's.
+func (p *pkgCtx) ifaceReadsRetryAfter(call *ast.CallExpr) bool {
+	m, iface := p.res.ifaceMethod(call)
+	if m == nil {
+		return false
+	}
+	for _, fn := range p.res.implsOf(m, iface) {
+		if fn.Pkg() == p.pass.Pkg {
+			if p.raFunc[fn.Origin()] {
+				return true
+			}
+			continue
+		}
+		var f FuncFact
+		if p.pass.ImportObjectFact(fn, &f) && f.RetryAfter {
+			return true
+		}
+	}
+	return false
+}
+
+// implReadsRetryAfter is ifaceReadsRetryAfter from the summaries: an
+// implementation of the called interface method reads Retry-After and
+// retries nothing itself.
+func (r *Result) implReadsRetryAfter(call *ast.CallExpr) bool {
+	m, iface := r.ifaceMethod(call)
+	if m == nil {
+		return false
+	}
+	for _, fn := range r.implsOf(m, iface) {
+		if ff := r.Func(fn); ff != nil && ff.RetryAfter && len(ff.Chains) == 0 {
+			return true
+		}
+	}
+	return false
 }

@@ -44,11 +44,7 @@ func (r *Result) OwnRetryAfter(l *Layer) (token.Pos, bool) {
 			return false
 		}
 		if call, ok := n.(*ast.CallExpr); ok {
-			if r.raCalls[call] {
-				pos = call.Pos()
-				return false
-			}
-			if ff := r.Func(typeutil.StaticCallee(info, call)); ff != nil && ff.RetryAfter && len(ff.Chains) == 0 {
+			if ff := r.Func(typeutil.StaticCallee(info, call)); (ff != nil && ff.RetryAfter && len(ff.Chains) == 0) || r.implReadsRetryAfter(call) {
 				pos = call.Pos()
 				return false
 			}

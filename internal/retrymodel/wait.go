@@ -362,7 +362,7 @@ func (p *pkgCtx) indexHelpers() {
 func (p *pkgCtx) callReadsRetryAfter(call *ast.CallExpr) bool {
 	fn := typeutil.StaticCallee(p.info, call)
 	if fn == nil {
-		return p.ifaceReadsRetryAfter(call)
+		return p.ifaceReadsRetryAfter(call) // iface.go
 	}
 	fn = fn.Origin()
 	if fn.Pkg() == p.pass.Pkg {
