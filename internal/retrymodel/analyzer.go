@@ -52,7 +52,8 @@ type Result struct {
 	// ifaceImpls and depMeths serve Targets (iface.go).
 	ifaceImpls map[*types.Func][]*types.Func
 	depMeths   map[string][]*types.Func
-	localMeths map[string][]*types.Func}
+	localMeths map[string][]*types.Func
+}
 
 // LayerOf returns the layer made by node n (a loop, label, recursive
 // function or call), or nil.
