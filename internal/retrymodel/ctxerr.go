@@ -295,15 +295,6 @@ func (e *ctxErrEval) cond(x ast.Expr) Tri {
 		}
 		return No
 	}
-	not := func(t Tri) Tri {
-		switch t {
-		case Yes:
-			return No
-		case No:
-			return Yes
-		}
-		return Unknown
-	}
 	switch c := x.(type) {
 	case *ast.Ident:
 		if _, b, ok := e.varOf(c); ok && b.isFalse {
@@ -311,32 +302,20 @@ func (e *ctxErrEval) cond(x ast.Expr) Tri {
 		}
 	case *ast.UnaryExpr:
 		if c.Op == token.NOT {
-			return not(e.cond(c.X))
+			return e.cond(c.X).Not()
 		}
 	case *ast.BinaryExpr:
 		switch c.Op {
 		case token.LAND, token.LOR:
 			a, b := e.cond(c.X), e.cond(c.Y)
 			if c.Op == token.LAND {
-				switch {
-				case a == No || b == No:
-					return No
-				case a == Yes && b == Yes:
-					return Yes
-				}
-				return Unknown
+				return a.And(b)
 			}
-			switch {
-			case a == Yes || b == Yes:
-				return Yes
-			case a == No && b == No:
-				return No
-			}
-			return Unknown
+			return a.Or(b)
 		case token.EQL, token.NEQ:
 			t := e.equal(c.X, c.Y)
 			if c.Op == token.NEQ {
-				return not(t)
+				return t.Not()
 			}
 			return t
 		case token.LSS, token.LEQ, token.GTR, token.GEQ:

@@ -79,7 +79,7 @@ func (r *Result) ReadUnder(h HintRead, code int64) (Tri, ast.Expr) {
 			case child == n.Body:
 				cond, t = n.Cond, r.StatusHolds(n.Cond, code)
 			case child == n.Else:
-				cond, t = n.Cond, not(r.StatusHolds(n.Cond, code))
+				cond, t = n.Cond, r.StatusHolds(n.Cond, code).Not()
 			default:
 				continue
 			}
@@ -116,16 +116,6 @@ func (r *Result) ReadUnder(h HintRead, code int64) (Tri, ast.Expr) {
 	return out, test
 }
 
-func not(t Tri) Tri {
-	switch t {
-	case Yes:
-		return No
-	case No:
-		return Yes
-	}
-	return Unknown
-}
-
 // StatusHolds evaluates cond for a response with status code: comparisons
 // of the status (resp.StatusCode, status/100) with constants, combined by
 // &&, || and !. Anything else is Unknown.
@@ -134,28 +124,14 @@ func (r *Result) StatusHolds(cond ast.Expr, code int64) Tri {
 	switch c := cond.(type) {
 	case *ast.UnaryExpr:
 		if c.Op == token.NOT {
-			return not(r.StatusHolds(c.X, code))
+			return r.StatusHolds(c.X, code).Not()
 		}
 	case *ast.BinaryExpr:
 		switch c.Op {
 		case token.LAND:
-			x, y := r.StatusHolds(c.X, code), r.StatusHolds(c.Y, code)
-			switch {
-			case x == No || y == No:
-				return No
-			case x == Yes && y == Yes:
-				return Yes
-			}
-			return Unknown
+			return r.StatusHolds(c.X, code).And(r.StatusHolds(c.Y, code))
 		case token.LOR:
-			x, y := r.StatusHolds(c.X, code), r.StatusHolds(c.Y, code)
-			switch {
-			case x == Yes || y == Yes:
-				return Yes
-			case x == No && y == No:
-				return No
-			}
-			return Unknown
+			return r.StatusHolds(c.X, code).Or(r.StatusHolds(c.Y, code))
 		case token.EQL, token.NEQ, token.LSS, token.LEQ, token.GTR, token.GEQ:
 			x, okx := r.statusValue(c.X, code)
 			y, oky := r.statusValue(c.Y, code)

@@ -331,21 +331,9 @@ func (p *pkgCtx) holdsOnSuccess(e ast.Expr, s *loopShape) Tri {
 		case token.LOR, token.LAND:
 			x, y := p.holdsOnSuccess(c.X, s), p.holdsOnSuccess(c.Y, s)
 			if c.Op == token.LOR {
-				switch {
-				case x == Yes || y == Yes:
-					return Yes
-				case x == No && y == No:
-					return No
-				}
-				return Unknown
+				return x.Or(y)
 			}
-			switch {
-			case x == No || y == No:
-				return No
-			case x == Yes && y == Yes:
-				return Yes
-			}
-			return Unknown
+			return x.And(y)
 		case token.EQL, token.NEQ:
 			if t := p.absentHeader(c, s); t != Unknown {
 				return t

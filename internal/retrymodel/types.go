@@ -52,6 +52,38 @@ const (
 	No
 )
 
+// Not, And and Or are three-valued logic: Unknown wherever the known
+// operands do not decide the result.
+func (t Tri) Not() Tri {
+	switch t {
+	case Yes:
+		return No
+	case No:
+		return Yes
+	}
+	return Unknown
+}
+
+func (t Tri) And(u Tri) Tri {
+	switch {
+	case t == No || u == No:
+		return No
+	case t == Yes && u == Yes:
+		return Yes
+	}
+	return Unknown
+}
+
+func (t Tri) Or(u Tri) Tri {
+	switch {
+	case t == Yes || u == Yes:
+		return Yes
+	case t == No && u == No:
+		return No
+	}
+	return Unknown
+}
+
 func (t Tri) String() string {
 	switch t {
 	case Yes:
