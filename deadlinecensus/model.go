@@ -5,6 +5,7 @@ import (
 	"go/types"
 	"reflect"
 	"runtime"
+	"sort"
 	"sync"
 
 	"golang.org/x/tools/go/analysis"
@@ -125,14 +126,77 @@ func (m *modelRun) analyse(p *packages.Package) (*retrymodel.Result, error) {
 	pass.ExportPackageFact = func(fact analysis.Fact) {
 		m.exportFact(factKey{pkg: p.Types, typ: reflect.TypeOf(fact)}, fact)
 	}
-	pass.AllObjectFacts = func() []analysis.ObjectFact { panic("the census's retry model driver has no AllObjectFacts") }
-	pass.AllPackageFacts = func() []analysis.PackageFact { panic("the census's retry model driver has no AllPackageFacts") }
+	pass.AllObjectFacts = func() []analysis.ObjectFact { return m.allObjectFacts(p.Types) }
+	pass.AllPackageFacts = func() []analysis.PackageFact { return m.allPackageFacts(p.Types) }
 	res, err := a.Run(pass)
 	if err != nil {
 		return nil, err
 	}
 	r, _ := res.(*retrymodel.Result)
 	return r, nil
+}
+
+// deps is pkg and every package it imports, directly or not: the packages
+// whose facts a pass over pkg sees, as under the checker and go vet.
+func deps(pkg *types.Package) map[*types.Package]bool {
+	seen := map[*types.Package]bool{}
+	var walk func(*types.Package)
+	walk = func(p *types.Package) {
+		if seen[p] {
+			return
+		}
+		seen[p] = true
+		for _, q := range p.Imports() {
+			walk(q)
+		}
+	}
+	walk(pkg)
+	return seen
+}
+
+// allObjectFacts lists the object facts of pkg and its dependencies (not
+// those of packages analysed beside it), in a stable order.
+func (m *modelRun) allObjectFacts(pkg *types.Package) []analysis.ObjectFact {
+	in := deps(pkg)
+	var out []analysis.ObjectFact
+	m.mu.Lock()
+	for k, f := range m.facts {
+		if k.obj != nil && k.obj.Pkg() != nil && in[k.obj.Pkg()] {
+			out = append(out, analysis.ObjectFact{Object: k.obj, Fact: f})
+		}
+	}
+	m.mu.Unlock()
+	sort.Slice(out, func(i, j int) bool {
+		a, b := out[i].Object, out[j].Object
+		if a.Pkg().Path() != b.Pkg().Path() {
+			return a.Pkg().Path() < b.Pkg().Path()
+		}
+		if a.Pos() != b.Pos() {
+			return a.Pos() < b.Pos()
+		}
+		return reflect.TypeOf(out[i].Fact).String() < reflect.TypeOf(out[j].Fact).String()
+	})
+	return out
+}
+
+// allPackageFacts is allObjectFacts for package facts.
+func (m *modelRun) allPackageFacts(pkg *types.Package) []analysis.PackageFact {
+	in := deps(pkg)
+	var out []analysis.PackageFact
+	m.mu.Lock()
+	for k, f := range m.facts {
+		if k.obj == nil && in[k.pkg] {
+			out = append(out, analysis.PackageFact{Package: k.pkg, Fact: f})
+		}
+	}
+	m.mu.Unlock()
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].Package.Path() != out[j].Package.Path() {
+			return out[i].Package.Path() < out[j].Package.Path()
+		}
+		return reflect.TypeOf(out[i].Fact).String() < reflect.TypeOf(out[j].Fact).String()
+	})
+	return out
 }
 
 // importFact copies a stored fact into fact, as the checker does.
