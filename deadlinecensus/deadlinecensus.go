@@ -10,6 +10,7 @@ import (
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/analysis/passes/buildssa"
+	"golang.org/x/tools/go/analysis/passes/ctrlflow"
 	"golang.org/x/tools/go/analysis/passes/inspect"
 	"golang.org/x/tools/go/ssa"
 
@@ -30,11 +31,15 @@ var doc string
 // than the retry of a pipeline it reaches needs, or than the pipeline's
 // declared p99.
 var Analyzer = &analysis.Analyzer{
-	Name:      Name,
-	Doc:       analysisdoc.Extract(doc, Name),
-	URL:       analysisdoc.URL(Name),
-	Run:       directive.Filter(Name, run),
-	Requires:  []*analysis.Analyzer{inspect.Analyzer, buildssa.Analyzer, retrymodel.Analyzer},
+	Name: Name,
+	Doc:  analysisdoc.Extract(doc, Name),
+	URL:  analysisdoc.URL(Name),
+	Run:  directive.Filter(Name, run),
+	// Not buildssa: SSA is built only for a package that has a pipeline or
+	// calls into one (lazy.go). As a required analyzer it ran on every
+	// dependency go vet visits for facts. ctrlflow is what buildssa needs
+	// (noreturn facts); vet's lostcancel runs it anyway.
+	Requires:  []*analysis.Analyzer{inspect.Analyzer, ctrlflow.Analyzer, retrymodel.Analyzer},
 	FactTypes: []analysis.Fact{(*NeedFact)(nil)},
 }
 
@@ -75,6 +80,7 @@ const maxNeeds = 4
 type analysis_ struct {
 	pass   *analysis.Pass
 	res    *retrymodel.Result
+	ssa    *buildssa.SSA
 	tracer *deadline.Tracer
 	needs  map[*ssa.Function]*NeedFact // functions of this package
 	// reported dedups diagnostics: one per position and message.
@@ -94,11 +100,21 @@ func run(pass *analysis.Pass) (any, error) {
 		return nil, nil
 	}
 	res := pass.ResultOf[retrymodel.Analyzer].(*retrymodel.Result)
-	s := pass.ResultOf[buildssa.Analyzer].(*buildssa.SSA)
+	if !needsSSA(pass, res) {
+		// Nothing here can need time on a context; a malformed manifest
+		// beside a registration is still said.
+		(&analysis_{pass: pass, res: res}).infraHandlers(nil)
+		return nil, nil
+	}
+	s, err := buildSSA(pass)
+	if err != nil {
+		return nil, err
+	}
 	folder := durconst.New(pass.TypesInfo, pass.Files)
 	a := &analysis_{
 		pass:     pass,
 		res:      res,
+		ssa:      s,
 		tracer:   &deadline.Tracer{Folder: func(*ssa.Function) *durconst.Folder { return folder }},
 		needs:    map[*ssa.Function]*NeedFact{},
 		reported: map[string]bool{},
@@ -365,7 +381,7 @@ func (a *analysis_) interfaceNeeds() {
 			concrete = append(concrete, tn.Type())
 		}
 	}
-	prog := a.pass.ResultOf[buildssa.Analyzer].(*buildssa.SSA).Pkg.Prog
+	prog := a.ssa.Pkg.Prog
 	for _, tn := range ifaces {
 		iface, _ := tn.Type().Underlying().(*types.Interface)
 		if iface == nil || iface.NumMethods() == 0 {
