@@ -170,50 +170,66 @@ func (p *pkgCtx) singleDef(v *types.Var) ast.Expr {
 	if v.Parent() == nil || v.Parent() == v.Pkg().Scope() {
 		return nil
 	}
-	var def ast.Expr
-	count := 0
 	for _, f := range p.pass.Files {
 		if v.Pos() < f.Pos() || v.Pos() > f.End() {
 			continue
 		}
-		ast.Inspect(f, func(n ast.Node) bool {
-			switch n := n.(type) {
-			case *ast.AssignStmt:
-				for i, lhs := range n.Lhs {
-					if id, ok := astutil.Unparen(lhs).(*ast.Ident); ok && (p.info.Defs[id] == v || p.info.Uses[id] == v) {
-						count++
-						if len(n.Rhs) == len(n.Lhs) && n.Tok == token.DEFINE || n.Tok == token.ASSIGN && len(n.Rhs) == len(n.Lhs) {
-							def = n.Rhs[i]
-						} else {
-							def = nil
-						}
-					}
-				}
-			case *ast.IncDecStmt:
-				if id, ok := astutil.Unparen(n.X).(*ast.Ident); ok && p.info.Uses[id] == v {
+		count, stmt, i := p.assignsOf(f, v, true)
+		if count != 1 {
+			return nil
+		}
+		switch n := stmt.(type) {
+		case *ast.AssignStmt:
+			if len(n.Rhs) == len(n.Lhs) && (n.Tok == token.DEFINE || n.Tok == token.ASSIGN) {
+				return n.Rhs[i]
+			}
+		case *ast.ValueSpec:
+			if i < len(n.Values) {
+				return n.Values[i]
+			}
+		}
+		return nil
+	}
+	return nil
+}
+
+// assignsOf counts the places under root that give the local v a value:
+// assignments, ++/--, a taken address (counted twice: anything may write
+// through it) and, with specs, var declarations. It returns the last one
+// with v's index in it (nil for ++/-- and &v).
+func (p *pkgCtx) assignsOf(root ast.Node, v *types.Var, specs bool) (count int, last ast.Node, idx int) {
+	ast.Inspect(root, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.AssignStmt:
+			for i, lhs := range n.Lhs {
+				if id, ok := astutil.Unparen(lhs).(*ast.Ident); ok && (p.info.Defs[id] == v || p.info.Uses[id] == v) {
 					count++
+					last, idx = n, i
 				}
-			case *ast.UnaryExpr:
-				if id, ok := astutil.Unparen(n.X).(*ast.Ident); ok && n.Op == token.AND && p.info.Uses[id] == v {
-					count += 2
-				}
-			case *ast.ValueSpec:
+			}
+		case *ast.IncDecStmt:
+			if id, ok := astutil.Unparen(n.X).(*ast.Ident); ok && p.info.Uses[id] == v {
+				count++
+				last = nil
+			}
+		case *ast.UnaryExpr:
+			if id, ok := astutil.Unparen(n.X).(*ast.Ident); ok && n.Op == token.AND && p.info.Uses[id] == v {
+				count += 2
+				last = nil
+			}
+		case *ast.ValueSpec:
+			if specs {
 				for i, id := range n.Names {
 					if p.info.Defs[id] == v {
 						count++
-						if i < len(n.Values) {
-							def = n.Values[i]
-						}
+						last, idx = n, i
 					}
 				}
 			}
-			return true
-		})
-	}
-	if count != 1 {
-		return nil
-	}
-	return def
+		}
+		return true
+	})
+	return count, last, idx
 }
 
 // sliceLiteral returns the composite literal a slice variable is

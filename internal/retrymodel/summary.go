@@ -466,36 +466,16 @@ func (p *pkgCtx) tupleDef(v *types.Var) (*ast.CallExpr, int) {
 	if v.Parent() == nil || v.Pkg() == nil || v.Parent() == v.Pkg().Scope() {
 		return nil, 0
 	}
-	var call *ast.CallExpr
-	idx, count := 0, 0
-	ast.Inspect(p.funcScope(&ast.Ident{NamePos: v.Pos()}), func(n ast.Node) bool {
-		switch n := n.(type) {
-		case *ast.AssignStmt:
-			for i, lhs := range n.Lhs {
-				if id, ok := astutil.Unparen(lhs).(*ast.Ident); ok && (p.info.Defs[id] == v || p.info.Uses[id] == v) {
-					count++
-					call = nil
-					if len(n.Rhs) == 1 && len(n.Lhs) > 1 {
-						call, _ = astutil.Unparen(n.Rhs[0]).(*ast.CallExpr)
-						idx = i
-					}
-				}
-			}
-		case *ast.IncDecStmt:
-			if id, ok := astutil.Unparen(n.X).(*ast.Ident); ok && p.info.Uses[id] == v {
-				count++
-			}
-		case *ast.UnaryExpr:
-			if id, ok := astutil.Unparen(n.X).(*ast.Ident); ok && n.Op == token.AND && p.info.Uses[id] == v {
-				count += 2
-			}
-		}
-		return true
-	})
+	count, stmt, i := p.assignsOf(p.funcScope(&ast.Ident{NamePos: v.Pos()}), v, false)
 	if count != 1 {
 		return nil, 0
 	}
-	return call, idx
+	if n, ok := stmt.(*ast.AssignStmt); ok && len(n.Rhs) == 1 && len(n.Lhs) > 1 {
+		if call, ok := astutil.Unparen(n.Rhs[0]).(*ast.CallExpr); ok {
+			return call, i
+		}
+	}
+	return nil, 0
 }
 
 // evalResult folds result i of a call to a package helper: the value its
