@@ -48,6 +48,9 @@ type checker struct {
 	assigns map[*types.Var][]assign
 	facts   map[*types.Func]*WritesFact // facts of this package's functions
 	fixed   map[ast.Node]map[string]bool
+
+	doneFacts map[*types.Func]*doneSummary // this package's functions that fail on a done ctx (done.go)
+	unread    map[*ast.CallExpr]bool       // calls whose error nobody reads (cancelled.go)
 }
 
 func run(pass *analysis.Pass) (any, error) {
@@ -63,16 +66,21 @@ func run(pass *analysis.Pass) (any, error) {
 		assigns: make(map[*types.Var][]assign),
 		facts:   make(map[*types.Func]*WritesFact),
 		fixed:   make(map[ast.Node]map[string]bool),
+
+		doneFacts: make(map[*types.Func]*doneSummary),
 	}
 	c.indexAssigns()
 	c.computeFacts()
+	c.computeDoneFacts()
 
 	var exps []*expiry
 	for _, f := range pass.Files {
 		exps = append(exps, c.regions(f)...)
 	}
 	exps = append(exps, c.deferred()...)
+	reported := make(map[*ast.CallExpr]bool)
 	if len(exps) == 0 {
+		c.cancelledUses(reported)
 		return &Writes{c: c}, nil
 	}
 	// Regular checks first, innermost (latest check) first; then the
@@ -85,7 +93,6 @@ func run(pass *analysis.Pass) (any, error) {
 		return a.check > b.check
 	})
 
-	reported := make(map[*ast.CallExpr]bool)
 	for _, f := range pass.Files {
 		ast.Inspect(f, func(n ast.Node) bool {
 			call, ok := n.(*ast.CallExpr)
@@ -107,6 +114,7 @@ func run(pass *analysis.Pass) (any, error) {
 			return true
 		})
 	}
+	c.cancelledUses(reported)
 	return &Writes{c: c}, nil
 }
 
