@@ -609,7 +609,7 @@ func (c *checker) isSiteCtx(e ast.Expr, s *cancelSite) bool {
 // error is used.
 func (c *checker) reportCancelled(call *ast.CallExpr, s *cancelSite, st flowState) bool {
 	via, ok := c.failsOnDone(call)
-	if !ok || c.discarded(call) {
+	if !ok || c.discarded(call) || c.expectsCancel(call) {
 		return false
 	}
 	ctxArg := ""
@@ -660,4 +660,65 @@ func (c *checker) discarded(call *ast.CallExpr) bool {
 		}
 	}
 	return c.unread[call]
+}
+
+// expectsCancel reports whether the code tests the call's error for the
+// cancellation it caused: the call, or the error variable it is assigned
+// to, is compared with context.Canceled or DeadlineExceeded (==, or a call
+// given both: errors.Is, require.ErrorIs). That is a test of the
+// cancellation path, written on purpose.
+func (c *checker) expectsCancel(call *ast.CallExpr) bool {
+	path, _ := astutil.PathEnclosingInterval(c.fileOf(call), call.Pos(), call.End())
+	var errVar *types.Var
+	var scope ast.Node
+	for i, n := range path {
+		if i > 0 && errVar == nil && path[i-1] == call {
+			if as, ok := n.(*ast.AssignStmt); ok && len(as.Rhs) == 1 {
+				if id, ok := astutil.Unparen(as.Lhs[len(as.Lhs)-1]).(*ast.Ident); ok {
+					errVar = c.varOf(id)
+				}
+			}
+		}
+		if _, ok := n.(*ast.FuncDecl); ok {
+			scope = n
+			break
+		}
+		if _, ok := n.(*ast.FuncLit); ok {
+			scope = n
+			break
+		}
+	}
+	if scope == nil {
+		return false
+	}
+	isErr := func(e ast.Expr) bool {
+		e = astutil.Unparen(e)
+		if e == call {
+			return true
+		}
+		id, ok := e.(*ast.Ident)
+		return ok && errVar != nil && c.info.Uses[id] == errVar
+	}
+	found := false
+	ast.Inspect(scope, func(n ast.Node) bool {
+		var args []ast.Expr
+		switch n := n.(type) {
+		case *ast.CallExpr:
+			args = n.Args
+		case *ast.BinaryExpr:
+			if n.Op == token.EQL || n.Op == token.NEQ {
+				args = []ast.Expr{n.X, n.Y}
+			}
+		}
+		hasErr, hasCtxErr := false, false
+		for _, a := range args {
+			hasErr = hasErr || isErr(a)
+			hasCtxErr = hasCtxErr || c.isCtxError(a)
+		}
+		if hasErr && hasCtxErr {
+			found = true
+		}
+		return !found
+	})
+	return found
 }

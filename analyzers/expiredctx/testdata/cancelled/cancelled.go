@@ -279,3 +279,11 @@ func (n *Notifier) afterReturn(parent context.Context, bad bool) error {
 	}
 	return n.listener.Ping(ctx)
 }
+
+// expected: a test of the cancellation path checks for it on purpose.
+func (n *Notifier) expected(parent context.Context) bool {
+	ctx, cancel := context.WithCancel(parent)
+	cancel()
+	err := n.listener.Ping(ctx)
+	return errors.Is(err, context.Canceled) && errors.Is(n.db.PingContext(ctx), context.Canceled)
+}
