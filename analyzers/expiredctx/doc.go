@@ -45,8 +45,8 @@
 //     transaction begun on ctx is rolled back by database/sql when ctx is
 //     done, so a later Rollback is harmless and is not reported.
 //   - well-known stores and queues, by package and method: pgx (Exec,
-//     Begin, CopyFrom, SendBatch, Tx.Commit; not Tx.Rollback, which closes
-//     the connection and so rolls back anyway), sqlx, gorm (Create, Save,
+//     Begin, CopyFrom, SendBatch, Tx.Commit; not Tx.Rollback, see below),
+//     sqlx, gorm (Create, Save,
 //     Update, Delete, Exec on the context bound by WithContext), go-redis (the
 //     commands that write: Set, Del, HSet, LPush, XAdd, XAck, Publish,
 //     Eval, ...), MongoDB (Insert, Update, Replace, Delete, BulkWrite),
@@ -76,6 +76,51 @@
 // writes on the success path only (a deferred write guarded by err == nil)
 // or the panic path only (under recover()); returning the error to the
 // caller.
+//
+// pgx's Tx.Rollback on a done context is not reported, deferred or not.
+// Rollback sends "rollback" with that context; the send fails at once, and
+// Rollback then closes the connection (dbTx.Rollback calls conn.die), so
+// Postgres ends the session and rolls the transaction back, releasing its
+// locks; a pool discards the closed connection. When the context expired
+// during a query, pgconn has already closed the connection and Rollback
+// fails with "conn closed" on any context, a fresh one included. A
+// rollback on a detached context (river's RollbackWithoutCancel) saves a
+// connection when the context expired between statements: a cost, not
+// lost work, and a deferred Rollback is what pgx's Tx documentation
+// recommends. (A savepoint's Rollback, on a pgx Tx begun inside another,
+// does not close the connection: on a done context its writes stay in the
+// outer transaction. That shape is not recognised yet.)
+//
+// A second rule reports a call given a context after that context's own
+// cancel function has run on every path to the call: the context is then
+// certainly done, and the call fails at once with context.Canceled (or
+// DeadlineExceeded, for a WithTimeout context whose deadline came first).
+// The cancel may run directly (cancel()), through a closure of the function
+// that calls it before it can return (drain := func() error { cancel();
+// ... }), through a function of the package given the cancel, or through a
+// method of the package on the value that holds the cancel in a field
+// (ctx, n.cancel = context.WithCancel(parent); n.stop()). The flow is read
+// on the function's control-flow graph: every path from the
+// context.WithCancel (WithTimeout, WithDeadline) to the call must run the
+// cancel, with ctx and the cancel variable unchanged since. The call must
+// fail on a done context and its error must be read:
+//
+//   - a method of an interface given the context and returning an error
+//     (not on interfaces named for logging, tracing or metrics);
+//   - a function of the standard library given the context and returning
+//     an error (database/sql, net, (*http.Server).Shutdown; not
+//     http.NewRequestWithContext, which only stores it);
+//   - a function of the package that returns the error of such a call made
+//     with its context parameter, or returns ctx.Err(). Functions of other
+//     packages are not judged.
+//
+// Quiet: a fresh context after the cancel; a cancel on some paths only; the
+// cancel of a child while the call uses the parent; defer cancel(); a
+// cancel variable given another cancel first; ctx.Err(), Done and logging
+// after the cancel; a call whose error is not read; a call whose error the
+// code compares with context.Canceled or DeadlineExceeded (a test of the
+// cancellation path); a context variable that a stored closure may
+// reassign, or whose address is taken.
 //
 // The suggested fix inserts, before the statement,
 //
