@@ -287,3 +287,11 @@ func (n *Notifier) expected(parent context.Context) bool {
 	err := n.listener.Ping(ctx)
 	return errors.Is(err, context.Canceled) && errors.Is(n.db.PingContext(ctx), context.Canceled)
 }
+
+// field: the cancel is held in a field and called through it.
+func (n *Notifier) field(parent context.Context) error {
+	var ctx context.Context
+	ctx, n.waitCancel = context.WithCancel(parent)
+	n.waitCancel()
+	return n.listener.Ping(ctx) // want `n.listener.Ping is given ctx after the cancel of its context.WithCancel at cancelled/cancelled.go:294 has run on every path to it \(n.waitCancel\(\) at cancelled/cancelled.go:295\)`
+}
