@@ -74,16 +74,14 @@ func (r *Result) CtxRetryOf(fn *types.Func) *CtxRetry {
 }
 
 // CtxBounds returns the retries in fnNode (a FuncDecl or FuncLit; closures
-// inside it count, goroutines it starts do not) whose attempts all run on a
-// context expression, in source order.
+// inside it and goroutines it starts count: a context made here bounds a
+// retry wherever it runs) whose attempts all run on a context expression,
+// in source order.
 func (r *Result) CtxBounds(fnNode ast.Node) []CtxBound {
 	var out []CtxBound
 	ast.Inspect(fnNode, func(n ast.Node) bool {
 		if n == nil {
 			return false
-		}
-		if _, ok := n.(*ast.GoStmt); ok {
-			return false // runs beside the function, not on its behalf
 		}
 		if l := r.byNode[n]; l != nil && (l.Kind == Loop || l.Kind == Library) {
 			if ctx := r.layerCtx(l); ctx != nil {
@@ -156,6 +154,10 @@ func (r *Result) CtxDerivation(e ast.Expr, fnNode ast.Node) ([]*ast.CallExpr, *t
 	var prev *types.Var
 	for depth := 0; depth < 8; depth++ {
 		e = astutil.Unparen(e)
+		if x := r.ctxFromField(e, fnNode); x != nil {
+			e = x // w.ctx, w.getCtx(): what the holder was built with
+			continue
+		}
 		if call, ok := e.(*ast.CallExpr); ok {
 			if !derivesCtx(info, call) {
 				return calls, nil
@@ -182,6 +184,10 @@ func (r *Result) CtxDerivation(e ast.Expr, fnNode ast.Node) ([]*ast.CallExpr, *t
 		}
 		call, ok := astutil.Unparen(val).(*ast.CallExpr)
 		if !ok || !derivesCtx(info, call) {
+			if x := r.ctxFromField(val, fnNode); x != nil {
+				e = x
+				continue
+			}
 			return calls, v
 		}
 		calls = append(calls, call)
