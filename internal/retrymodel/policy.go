@@ -32,6 +32,7 @@ type counter struct {
 func (p *pkgCtx) loopPolicy(l *Layer, n ast.Node, body *ast.BlockStmt, cond ast.Expr, waits []waitSite, s *loopShape, fnNode ast.Node) {
 	pol := &l.Policy
 	ctr := p.attempts(pol, n, body, cond, s)
+	pol.ProdWaits = p.prodWaits(l, n, ctr)
 
 	// Waits: fold the first wait's duration for each turn.
 	var wait *waitSite
@@ -110,8 +111,8 @@ func (p *pkgCtx) loopPolicy(l *Layer, n ast.Node, body *ast.BlockStmt, cond ast.
 		pol.MaxElapsed = p.wallClockBound(n, cond, body, fnNode)
 	}
 	pol.PerAttempt = p.bodyTimeout(body)
-	if pol.PerAttempt.Set {
-		pol.AttemptCtxEnds = p.attemptCtxEnds(body, n)
+	if pol.AttemptDeadline = p.attemptDeadline(body); pol.AttemptDeadline != nil {
+		pol.AttemptCtxEnds = pol.AttemptDeadline.Cond
 	}
 
 	if pos := p.retryAfterPos(body); pos.IsValid() {
