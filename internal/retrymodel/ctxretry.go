@@ -214,43 +214,25 @@ func derivesCtx(info *types.Info, call *ast.CallExpr) bool {
 // assigned with others, as ctx, cancel := ...), when v is assigned exactly
 // once there and nowhere else is its address taken.
 func singleAssign(info *types.Info, fnNode ast.Node, v *types.Var) (ast.Expr, bool) {
+	count, last, i := countAssigns(info, fnNode, v, true)
+	if count != 1 {
+		return nil, false
+	}
 	var val ast.Expr
-	n := 0
-	ast.Inspect(fnNode, func(node ast.Node) bool {
-		switch node := node.(type) {
-		case *ast.AssignStmt:
-			for i, lhs := range node.Lhs {
-				id, ok := lhs.(*ast.Ident)
-				if !ok || (info.Defs[id] != v && info.Uses[id] != v) {
-					continue
-				}
-				n++
-				switch {
-				case len(node.Rhs) == len(node.Lhs):
-					val = node.Rhs[i]
-				case len(node.Rhs) == 1 && i == 0:
-					val = node.Rhs[0]
-				default:
-					val = nil
-				}
-			}
-		case *ast.UnaryExpr:
-			if id, ok := node.X.(*ast.Ident); ok && node.Op.String() == "&" && info.Uses[id] == v {
-				n += 2
-			}
-		case *ast.ValueSpec:
-			for i, id := range node.Names {
-				if info.Defs[id] == v {
-					n++
-					if i < len(node.Values) {
-						val = node.Values[i]
-					}
-				}
-			}
+	switch n := last.(type) {
+	case *ast.AssignStmt:
+		switch {
+		case len(n.Rhs) == len(n.Lhs):
+			val = n.Rhs[i]
+		case len(n.Rhs) == 1 && i == 0:
+			val = n.Rhs[0]
 		}
-		return true
-	})
-	return val, n == 1 && val != nil
+	case *ast.ValueSpec:
+		if i < len(n.Values) {
+			val = n.Values[i]
+		}
+	}
+	return val, val != nil
 }
 
 // ctxRetries summarises, for every function of the package, the retry it
