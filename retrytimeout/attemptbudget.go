@@ -9,7 +9,6 @@ import (
 	"unicode"
 
 	"golang.org/x/tools/go/ast/astutil"
-	"golang.org/x/tools/go/types/typeutil"
 
 	"github.com/retryvet/retryvet/internal/retrymodel"
 )
@@ -64,7 +63,7 @@ func (c *checker) perAttemptTimeouts() map[types.Object]perAttemptUse {
 			if !ok || call.Pos() != pa.Pos {
 				return true
 			}
-			if dur := timeoutDuration(c.pass.TypesInfo, call); dur != nil {
+			if dur := retrymodel.TimeoutDuration(c.pass.TypesInfo, call); dur != nil {
 				if obj := durObject(c.pass.TypesInfo, dur); obj != nil {
 					if _, seen := out[obj]; !seen {
 						out[obj] = perAttemptUse{l, call}
@@ -75,28 +74,6 @@ func (c *checker) perAttemptTimeouts() map[types.Object]perAttemptUse {
 		})
 	}
 	return out
-}
-
-// timeoutDuration returns d of context.WithTimeout(parent, d) and of
-// context.WithDeadline(parent, time.Now().Add(d)).
-func timeoutDuration(info *types.Info, call *ast.CallExpr) ast.Expr {
-	fn := typeutil.StaticCallee(info, call)
-	if fn == nil || fn.Pkg() == nil || fn.Pkg().Path() != "context" || len(call.Args) < 2 {
-		return nil
-	}
-	switch fn.Name() {
-	case "WithTimeout", "WithTimeoutCause":
-		return call.Args[1]
-	case "WithDeadline", "WithDeadlineCause":
-		if add, ok := astutil.Unparen(call.Args[1]).(*ast.CallExpr); ok {
-			if sel, ok := add.Fun.(*ast.SelectorExpr); ok && sel.Sel.Name == "Add" && len(add.Args) == 1 {
-				if now, ok := astutil.Unparen(sel.X).(*ast.CallExpr); ok && isTimeFunc(typeutil.StaticCallee(info, now), "Now") {
-					return add.Args[0]
-				}
-			}
-		}
-	}
-	return nil
 }
 
 // durObject returns the field, variable or constant a duration is read
@@ -153,7 +130,7 @@ func (c *checker) attemptBudgetTotal(fd *ast.FuncDecl, b retrymodel.CtxBound, pe
 		if b.Layer != nil && within(call, b.Layer.Node) {
 			return // made for each attempt
 		}
-		dur := timeoutDuration(info, call)
+		dur := retrymodel.TimeoutDuration(info, call)
 		if dur == nil {
 			continue
 		}
@@ -209,7 +186,7 @@ func (c *checker) perAttemptObject(l *retrymodel.Layer) types.Object {
 	var obj types.Object
 	ast.Inspect(l.Body, func(n ast.Node) bool {
 		if call, ok := n.(*ast.CallExpr); ok && call.Pos() == pa.Pos {
-			if dur := timeoutDuration(c.pass.TypesInfo, call); dur != nil {
+			if dur := retrymodel.TimeoutDuration(c.pass.TypesInfo, call); dur != nil {
 				obj = durObject(c.pass.TypesInfo, dur)
 			}
 			return false

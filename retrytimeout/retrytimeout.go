@@ -46,11 +46,7 @@ type checker struct {
 	// reported keeps one diagnostic per kind and position; pending holds
 	// them until flush merges those at the same position.
 	reported map[string]bool
-	// shortened and prod serve prodwaits.go: package variables tests
-	// reassign, and a folder over the production files.
-	shortened map[*types.Var]bool
-	prod      *durconst.Folder
-	pending   []analysis.Diagnostic
+	pending  []analysis.Diagnostic
 }
 
 func run(pass *analysis.Pass) (any, error) {

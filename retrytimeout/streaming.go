@@ -219,13 +219,6 @@ func (c *checker) identVar(id *ast.Ident) *types.Var {
 	return v
 }
 
-// streamLoop finds a loop after pos in fn that reads resp.Body piece by
-// piece: resp.Body.Read, or a method of a reader wrapped around resp.Body
-// (bufio.NewScanner, bufio.NewReader, json.NewDecoder, ...).
-func (c *checker) streamLoop(resp *types.Var, fnNode ast.Node, after token.Pos) ast.Node {
-	return c.readerLoop(c.isBodyOf(resp), fnNode, after)
-}
-
 // isBodyOf matches resp.Body.
 func (c *checker) isBodyOf(resp *types.Var) func(ast.Expr) bool {
 	return func(e ast.Expr) bool {
@@ -239,7 +232,7 @@ func (c *checker) isBodyOf(resp *types.Var) func(ast.Expr) bool {
 }
 
 // readerLoop finds a loop after pos in fn that reads the reader isBody
-// matches piece by piece (see streamLoop).
+// matches piece by piece (resp.Body, a reader wrapped around it).
 func (c *checker) readerLoop(isBody func(ast.Expr) bool, fnNode ast.Node, after token.Pos) ast.Node {
 	info := c.pass.TypesInfo
 	// Readers wrapped around the body.

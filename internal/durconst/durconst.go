@@ -449,8 +449,3 @@ func Format(d time.Duration) string {
 	}
 	return s
 }
-
-// Seconds renders d in seconds for JSON: 72, 0.5.
-func Seconds(d time.Duration) string {
-	return strconv.FormatFloat(d.Seconds(), 'f', -1, 64)
-}

@@ -106,6 +106,10 @@ type pkgCtx struct {
 	// wait raised above its schedule by Retry-After).
 	atLeast bool
 	hint    *hintState // set while the schedule without Retry-After is folded (hintless.go)
+	// shortened and prodFold: package variables tests reassign, and a
+	// folder of the production files (prodwaits.go).
+	shortened map[*types.Var]bool
+	prodFold  *durconst.Folder
 }
 
 // typeOf is info.TypeOf that also knows the model's synthetic expressions.

@@ -150,7 +150,7 @@ func clientKind(t types.Type) string {
 func (p *callCtx) clientFactOf(e ast.Expr, t types.Type) *ClientFact {
 	switch kind := clientKind(t); kind {
 	case "openai", "anthropic":
-		root := types.Unalias(derefType(t)).(*types.Named).Obj().Pkg().Path()
+		root := deref(t).(*types.Named).Obj().Pkg().Path()
 		c := p.stainlessClient(e, root)
 		if !c.found {
 			return nil
@@ -161,7 +161,7 @@ func (p *callCtx) clientFactOf(e ast.Expr, t types.Type) *ClientFact {
 		}
 		return f
 	case "aws":
-		svc := types.Unalias(derefType(t)).(*types.Named).Obj().Pkg()
+		svc := deref(t).(*types.Named).Obj().Pkg()
 		c := p.awsClient(e, svc)
 		if c.posn == "" {
 			return nil
@@ -204,13 +204,6 @@ func (p *callCtx) posnOf(rc rhPolicy) string {
 		return rc.posn
 	}
 	return p.short(rc.pos)
-}
-
-func derefType(t types.Type) types.Type {
-	if pt, ok := types.Unalias(t).(*types.Pointer); ok {
-		return pt.Elem()
-	}
-	return t
 }
 
 // importedClient returns the ClientFact of the function called or the

@@ -83,12 +83,15 @@ type ctxVal struct {
 	isNil   bool // nil (an absent response, a failed assertion's value)
 	isFalse bool // a failed assertion's ok
 	counter bool // an attempt counter: below any bound
+	done    bool // a context whose Err is set (attemptctx.go)
 }
 
 type ctxErrEval struct {
 	p     *pkgCtx
 	which string
 	bound map[*types.Var]ctxVal
+	// liveCtxs: a context not bound done is live (the caller's).
+	liveCtxs bool
 }
 
 func isPointer(t types.Type) bool {
@@ -353,6 +356,9 @@ func (e *ctxErrEval) cond(x ast.Expr) Tri {
 func (e *ctxErrEval) equal(a, b ast.Expr) Tri {
 	for _, pair := range [][2]ast.Expr{{a, b}, {b, a}} {
 		x, y := pair[0], pair[1]
+		if t := e.ctxAtom(x, y); t != Unknown {
+			return t
+		}
 		_, bx, ok := e.varOf(x)
 		if !ok {
 			continue

@@ -74,16 +74,14 @@ func (r *Result) CtxRetryOf(fn *types.Func) *CtxRetry {
 }
 
 // CtxBounds returns the retries in fnNode (a FuncDecl or FuncLit; closures
-// inside it count, goroutines it starts do not) whose attempts all run on a
-// context expression, in source order.
+// inside it and goroutines it starts count: a context made here bounds a
+// retry wherever it runs) whose attempts all run on a context expression,
+// in source order.
 func (r *Result) CtxBounds(fnNode ast.Node) []CtxBound {
 	var out []CtxBound
 	ast.Inspect(fnNode, func(n ast.Node) bool {
 		if n == nil {
 			return false
-		}
-		if _, ok := n.(*ast.GoStmt); ok {
-			return false // runs beside the function, not on its behalf
 		}
 		if l := r.byNode[n]; l != nil && (l.Kind == Loop || l.Kind == Library) {
 			if ctx := r.layerCtx(l); ctx != nil {
@@ -156,6 +154,10 @@ func (r *Result) CtxDerivation(e ast.Expr, fnNode ast.Node) ([]*ast.CallExpr, *t
 	var prev *types.Var
 	for depth := 0; depth < 8; depth++ {
 		e = astutil.Unparen(e)
+		if x := r.ctxFromField(e, fnNode); x != nil {
+			e = x // w.ctx, w.getCtx(): what the holder was built with
+			continue
+		}
 		if call, ok := e.(*ast.CallExpr); ok {
 			if !derivesCtx(info, call) {
 				return calls, nil
@@ -182,6 +184,10 @@ func (r *Result) CtxDerivation(e ast.Expr, fnNode ast.Node) ([]*ast.CallExpr, *t
 		}
 		call, ok := astutil.Unparen(val).(*ast.CallExpr)
 		if !ok || !derivesCtx(info, call) {
+			if x := r.ctxFromField(val, fnNode); x != nil {
+				e = x
+				continue
+			}
 			return calls, v
 		}
 		calls = append(calls, call)
@@ -208,43 +214,25 @@ func derivesCtx(info *types.Info, call *ast.CallExpr) bool {
 // assigned with others, as ctx, cancel := ...), when v is assigned exactly
 // once there and nowhere else is its address taken.
 func singleAssign(info *types.Info, fnNode ast.Node, v *types.Var) (ast.Expr, bool) {
+	count, last, i := countAssigns(info, fnNode, v, true)
+	if count != 1 {
+		return nil, false
+	}
 	var val ast.Expr
-	n := 0
-	ast.Inspect(fnNode, func(node ast.Node) bool {
-		switch node := node.(type) {
-		case *ast.AssignStmt:
-			for i, lhs := range node.Lhs {
-				id, ok := lhs.(*ast.Ident)
-				if !ok || (info.Defs[id] != v && info.Uses[id] != v) {
-					continue
-				}
-				n++
-				switch {
-				case len(node.Rhs) == len(node.Lhs):
-					val = node.Rhs[i]
-				case len(node.Rhs) == 1 && i == 0:
-					val = node.Rhs[0]
-				default:
-					val = nil
-				}
-			}
-		case *ast.UnaryExpr:
-			if id, ok := node.X.(*ast.Ident); ok && node.Op.String() == "&" && info.Uses[id] == v {
-				n += 2
-			}
-		case *ast.ValueSpec:
-			for i, id := range node.Names {
-				if info.Defs[id] == v {
-					n++
-					if i < len(node.Values) {
-						val = node.Values[i]
-					}
-				}
-			}
+	switch n := last.(type) {
+	case *ast.AssignStmt:
+		switch {
+		case len(n.Rhs) == len(n.Lhs):
+			val = n.Rhs[i]
+		case len(n.Rhs) == 1 && i == 0:
+			val = n.Rhs[0]
 		}
-		return true
-	})
-	return val, n == 1 && val != nil
+	case *ast.ValueSpec:
+		if i < len(n.Values) {
+			val = n.Values[i]
+		}
+	}
+	return val, val != nil
 }
 
 // ctxRetries summarises, for every function of the package, the retry it

@@ -198,29 +198,33 @@ func (p *pkgCtx) singleDef(v *types.Var) ast.Expr {
 // through it) and, with specs, var declarations. It returns the last one
 // with v's index in it (nil for ++/-- and &v).
 func (p *pkgCtx) assignsOf(root ast.Node, v *types.Var, specs bool) (count int, last ast.Node, idx int) {
+	return countAssigns(p.info, root, v, specs)
+}
+
+func countAssigns(info *types.Info, root ast.Node, v *types.Var, specs bool) (count int, last ast.Node, idx int) {
 	ast.Inspect(root, func(n ast.Node) bool {
 		switch n := n.(type) {
 		case *ast.AssignStmt:
 			for i, lhs := range n.Lhs {
-				if id, ok := astutil.Unparen(lhs).(*ast.Ident); ok && (p.info.Defs[id] == v || p.info.Uses[id] == v) {
+				if id, ok := astutil.Unparen(lhs).(*ast.Ident); ok && (info.Defs[id] == v || info.Uses[id] == v) {
 					count++
 					last, idx = n, i
 				}
 			}
 		case *ast.IncDecStmt:
-			if id, ok := astutil.Unparen(n.X).(*ast.Ident); ok && p.info.Uses[id] == v {
+			if id, ok := astutil.Unparen(n.X).(*ast.Ident); ok && info.Uses[id] == v {
 				count++
 				last = nil
 			}
 		case *ast.UnaryExpr:
-			if id, ok := astutil.Unparen(n.X).(*ast.Ident); ok && n.Op == token.AND && p.info.Uses[id] == v {
+			if id, ok := astutil.Unparen(n.X).(*ast.Ident); ok && n.Op == token.AND && info.Uses[id] == v {
 				count += 2
 				last = nil
 			}
 		case *ast.ValueSpec:
 			if specs {
 				for i, id := range n.Names {
-					if p.info.Defs[id] == v {
+					if info.Defs[id] == v {
 						count++
 						last, idx = n, i
 					}

@@ -32,6 +32,7 @@ type counter struct {
 func (p *pkgCtx) loopPolicy(l *Layer, n ast.Node, body *ast.BlockStmt, cond ast.Expr, waits []waitSite, s *loopShape, fnNode ast.Node) {
 	pol := &l.Policy
 	ctr := p.attempts(pol, n, body, cond, s)
+	pol.ProdWaits = p.prodWaits(l, n, ctr)
 
 	// Waits: fold the first wait's duration for each turn.
 	var wait *waitSite
@@ -110,8 +111,8 @@ func (p *pkgCtx) loopPolicy(l *Layer, n ast.Node, body *ast.BlockStmt, cond ast.
 		pol.MaxElapsed = p.wallClockBound(n, cond, body, fnNode)
 	}
 	pol.PerAttempt = p.bodyTimeout(body)
-	if pol.PerAttempt.Set {
-		pol.AttemptCtxEnds = p.attemptCtxEnds(body, n)
+	if pol.AttemptDeadline = p.attemptDeadline(body); pol.AttemptDeadline != nil {
+		pol.AttemptCtxEnds = pol.AttemptDeadline.Cond
 	}
 
 	if pos := p.retryAfterPos(body); pos.IsValid() {
@@ -500,18 +501,8 @@ func (p *pkgCtx) stepOf(v *types.Var, body *ast.BlockStmt) token.Pos {
 	return pos
 }
 
-func (p *pkgCtx) blockLeavesAny(b *ast.BlockStmt) bool {
-	if len(b.List) == 0 {
-		return false
-	}
-	switch st := b.List[len(b.List)-1].(type) {
-	case *ast.ReturnStmt:
-		return true
-	case *ast.BranchStmt:
-		return st.Tok == token.BREAK
-	}
-	return false
-}
+// blockLeavesAny: the block ends in a return or any break.
+func (p *pkgCtx) blockLeavesAny(b *ast.BlockStmt) bool { return p.blockLeaves(b, nil) }
 
 // schedule folds the wait for each turn between attempts.
 func (p *pkgCtx) schedule(pol *Policy, w *waitSite, body *ast.BlockStmt, ctr *counter, waitFirst bool) {
@@ -942,27 +933,12 @@ func (p *pkgCtx) timeoutCall(e ast.Expr) (Value, token.Pos, bool) {
 	if !ok {
 		return Value{}, token.NoPos, false
 	}
-	fn := typeutil.StaticCallee(p.info, call)
-	if fn == nil || fn.Pkg() == nil || fn.Pkg().Path() != "context" || len(call.Args) < 2 {
+	dur, ok := timeoutArg(p.info, call)
+	if !ok {
 		return Value{}, token.NoPos, false
 	}
-	var dur ast.Expr
-	switch fn.Name() {
-	case "WithTimeout", "WithTimeoutCause":
-		dur = call.Args[1]
-	case "WithDeadline", "WithDeadlineCause":
-		if c, ok := astutil.Unparen(call.Args[1]).(*ast.CallExpr); ok {
-			if sel, ok := c.Fun.(*ast.SelectorExpr); ok && sel.Sel.Name == "Add" && len(c.Args) == 1 {
-				if now, ok := astutil.Unparen(sel.X).(*ast.CallExpr); ok && isFunc(typeutil.StaticCallee(p.info, now), "time", "Now") {
-					dur = c.Args[0]
-				}
-			}
-		}
-		if dur == nil {
-			return Value{Set: true}, call.Pos(), true
-		}
-	default:
-		return Value{}, token.NoPos, false
+	if dur == nil {
+		return Value{Set: true}, call.Pos(), true
 	}
 	if d, ok := p.fold.Duration(dur); ok {
 		return Value{Set: true, Known: true, D: d}, call.Pos(), true

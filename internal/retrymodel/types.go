@@ -131,6 +131,10 @@ type Policy struct {
 	// clients the server sent no hint, folded outside the branches that
 	// read the header.
 	HintlessWaits []time.Duration
+	// ProdWaits is the schedule folded with the production values of
+	// package variables the tests reassign, when the wait reads one
+	// (prodwaits.go); nil otherwise.
+	ProdWaits []time.Duration
 	// FixedWait names the field or variable every wait of a loop waits
 	// when its value is not known statically but the loop never changes
 	// it (a delay set at construction): "" otherwise.
@@ -183,6 +187,8 @@ type Policy struct {
 	// (attemptCtx.Err() != nil) and leaves the retry: one attempt that runs
 	// out of its own timeout then ends every retry after it. NoPos if none.
 	AttemptCtxEnds token.Pos
+	// AttemptDeadline is that test, with the contexts (attemptctx.go).
+	AttemptDeadline *AttemptDeadline
 	// Fallback is the fallible call the function makes after the loop
 	// gives up (a backup model, another region): part of what a guard's
 	// reserve pays for. NoPos if none.

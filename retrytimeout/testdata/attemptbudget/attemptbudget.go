@@ -8,6 +8,7 @@ import (
 	"math/rand"
 	"net"
 	"net/http"
+	"sync"
 	"time"
 
 	"example.com/t/attemptbudget/dialer"
@@ -45,7 +46,7 @@ func (p *Pool) dialConn(ctx context.Context) (net.Conn, error) {
 
 // newConn gives the whole dial retry the timeout of one dial.
 func (p *Pool) newConn(ctx context.Context) (net.Conn, error) {
-	dialCtx, cancel := context.WithTimeout(ctx, p.cfg.DialTimeout) // want `one attempt's timeout bounds the whole retry: the context made here with p.cfg.DialTimeout is the one all 5 attempts of the retry loop at attemptbudget/attemptbudget.go:31 \(in attemptbudget.\(\*Pool\).dialConn\) run on, and DialTimeout is the per-attempt timeout of the retry loop at attemptbudget/attemptbudget.go:\d+; an attempt that hangs`
+	dialCtx, cancel := context.WithTimeout(ctx, p.cfg.DialTimeout) // want `one attempt's timeout bounds the whole retry: the context made here with p.cfg.DialTimeout is the one all 5 attempts of the retry loop at attemptbudget/attemptbudget.go:32 \(in attemptbudget.\(\*Pool\).dialConn\) run on, and DialTimeout is the per-attempt timeout of the retry loop at attemptbudget/attemptbudget.go:\d+; an attempt that hangs`
 	defer cancel()
 	return p.dialConn(dialCtx)
 }
@@ -233,4 +234,83 @@ func (c *Client) poll(ctx context.Context, hc *http.Client, url string) error {
 		}
 	}
 	return context.DeadlineExceeded
+}
+
+// A dial request queued for a goroutine: the context travels in the
+// request's field and a getter hands it to the dial retry there.
+type wantConn struct {
+	mu     sync.Mutex
+	ctx    context.Context
+	cancel context.CancelFunc
+	result chan net.Conn
+}
+
+func (w *wantConn) ctxForDial() context.Context {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.ctx
+}
+
+// done clears the context once the dial is delivered: that is no other
+// context.
+func (w *wantConn) done() {
+	w.mu.Lock()
+	w.ctx = nil
+	w.mu.Unlock()
+}
+
+// queuedConn gives the queued dial retry the timeout of one dial.
+func (p *Pool) queuedConn(ctx context.Context) (net.Conn, error) {
+	dialCtx, cancel := context.WithTimeout(context.Background(), p.cfg.DialTimeout) // want `one attempt's timeout bounds the whole retry: the context made here with p.cfg.DialTimeout is the one all 5 attempts of the retry loop at attemptbudget/attemptbudget.go:32 \(in attemptbudget.\(\*Pool\).dialConn\) run on, and DialTimeout is the per-attempt timeout`
+	w := &wantConn{ctx: dialCtx, cancel: cancel, result: make(chan net.Conn, 1)}
+	go func(w *wantConn) {
+		defer w.cancel()
+		defer w.done()
+		conn, err := p.dialConn(w.ctxForDial())
+		if err == nil {
+			w.result <- conn
+		}
+	}(w)
+	select {
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	case conn := <-w.result:
+		return conn, nil
+	}
+}
+
+// The same queue with a budget for the whole retry: quiet.
+func (p *Pool) queuedBudget(ctx context.Context) (net.Conn, error) {
+	bctx, cancel := context.WithTimeout(context.Background(), p.cfg.Budget)
+	w := &wantConn{ctx: bctx, cancel: cancel, result: make(chan net.Conn, 1)}
+	go func(w *wantConn) {
+		defer w.cancel()
+		dialCtx := w.ctxForDial()
+		if conn, err := p.dialConn(dialCtx); err == nil {
+			w.result <- conn
+		}
+	}(w)
+	select {
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	case conn := <-w.result:
+		return conn, nil
+	}
+}
+
+// A holder whose context is replaced after it is built: what the retry
+// runs on is not the one made here, so the timeout is not read as its
+// bound.
+type job struct {
+	ctx context.Context
+}
+
+func (j *job) rebind(ctx context.Context) { j.ctx = ctx }
+
+func (p *Pool) queuedRebound(ctx context.Context) (net.Conn, error) {
+	dctx, cancel := context.WithTimeout(context.Background(), p.cfg.DialTimeout)
+	defer cancel()
+	j := &job{ctx: dctx}
+	j.rebind(ctx)
+	return p.dialConn(j.ctx)
 }
