@@ -354,11 +354,12 @@ func (r *reissueFinder) failurePath(fn ast.Node, t types.Type, failing bool, dep
 	}
 	var path []step
 	var back ast.Expr
-	r.walkReturns(body, false, func(ret *ast.ReturnStmt, underErr bool) bool {
+	r.walkReturns(body, sideNone, func(ret *ast.ReturnStmt, side errSide) bool {
+		onFailure := side == sideFailure || failing && side != sideSuccess
 		for _, res := range ret.Results {
 			res = ast.Unparen(res)
 			if tv := r.p.info.TypeOf(res); tv != nil && types.Identical(tv, t) {
-				if failing || underErr {
+				if onFailure {
 					path, back = []step{{fn: fn, ret: ret}}, res
 					return false
 				}
@@ -368,7 +369,7 @@ func (r *reissueFinder) failurePath(fn ast.Node, t types.Type, failing bool, dep
 			if !ok {
 				continue
 			}
-			handed := failing || underErr || r.handsError(call)
+			handed := onFailure || side != sideSuccess && r.handsError(call)
 			for _, k := range r.calledBodies(call) {
 				if sub, b := r.failurePath(k, t, handed, depth+1, seen); b != nil {
 					sub[0].call = call
@@ -382,9 +383,18 @@ func (r *reissueFinder) failurePath(fn ast.Node, t types.Type, failing bool, dep
 	return path, back
 }
 
-// walkReturns calls f for each return of body with whether it sits under a
-// condition that tests an error; f returns false to stop.
-func (r *reissueFinder) walkReturns(body ast.Node, underErr bool, f func(*ast.ReturnStmt, bool) bool) bool {
+// errSide says on which side of an error test a statement is.
+type errSide int8
+
+const (
+	sideNone    errSide = iota // no error test decides it
+	sideFailure                // err != nil, errors.Is(err, x), a classifier of err
+	sideSuccess                // err == nil
+)
+
+// walkReturns calls f for each return of body with the side of the error
+// tests it sits under; f returns false to stop.
+func (r *reissueFinder) walkReturns(body ast.Node, side errSide, f func(*ast.ReturnStmt, errSide) bool) bool {
 	cont := true
 	ast.Inspect(body, func(n ast.Node) bool {
 		if !cont {
@@ -395,17 +405,26 @@ func (r *reissueFinder) walkReturns(body ast.Node, underErr bool, f func(*ast.Re
 			return false
 		case *ast.IfStmt:
 			if n.Init != nil {
-				r.walkReturns(n.Init, underErr, f)
+				r.walkReturns(n.Init, side, f)
 			}
-			if cont && !r.walkReturns(n.Body, underErr || r.testsError(n.Cond), f) {
+			then, els := side, side
+			if s := r.errTest(n.Cond); s != sideNone {
+				then = s
+				if s == sideSuccess {
+					els = sideFailure
+				} else if isNilTest(n.Cond) {
+					els = sideSuccess
+				}
+			}
+			if cont && !r.walkReturns(n.Body, then, f) {
 				cont = false
 			}
-			if cont && n.Else != nil && !r.walkReturns(n.Else, underErr || r.testsError(n.Cond), f) {
+			if cont && n.Else != nil && !r.walkReturns(n.Else, els, f) {
 				cont = false
 			}
 			return false
 		case *ast.ReturnStmt:
-			if !f(n, underErr) {
+			if !f(n, side) {
 				cont = false
 			}
 			return false
@@ -415,16 +434,68 @@ func (r *reissueFinder) walkReturns(body ast.Node, underErr bool, f func(*ast.Re
 	return cont
 }
 
-// testsError reports whether cond tests an error value (err != nil,
-// errors.Is(err, x), a call handed the error).
-func (r *reissueFinder) testsError(cond ast.Expr) bool {
-	found := false
-	ast.Inspect(cond, func(n ast.Node) bool {
-		if e, ok := n.(ast.Expr); ok && !found {
-			if id, ok := e.(*ast.Ident); ok {
-				if v, ok := r.p.info.Uses[id].(*types.Var); ok && isErrorType(v.Type()) {
-					found = true
+// errTest says which side the body of `if cond` is on: err != nil (or a
+// call testing err, or && with either) is failure, err == nil success.
+func (r *reissueFinder) errTest(cond ast.Expr) errSide {
+	switch c := ast.Unparen(cond).(type) {
+	case *ast.BinaryExpr:
+		switch c.Op {
+		case token.NEQ, token.EQL:
+			if r.isErrNil(c) {
+				if c.Op == token.NEQ {
+					return sideFailure
 				}
+				return sideSuccess
+			}
+		case token.LAND:
+			x, y := r.errTest(c.X), r.errTest(c.Y)
+			if x == sideFailure || y == sideFailure {
+				return sideFailure
+			}
+			if x == sideSuccess || y == sideSuccess {
+				return sideSuccess
+			}
+		}
+		return sideNone
+	case *ast.UnaryExpr:
+		if c.Op == token.NOT {
+			if r.errTest(c.X) == sideSuccess {
+				return sideFailure
+			}
+		}
+		return sideNone
+	case *ast.CallExpr:
+		if r.testsError(c) {
+			return sideFailure // errors.Is(err, x), isRetryable(err)
+		}
+	}
+	return sideNone
+}
+
+// isNilTest: the condition is err != nil itself, so its else is success.
+func isNilTest(cond ast.Expr) bool {
+	c, ok := ast.Unparen(cond).(*ast.BinaryExpr)
+	return ok && c.Op == token.NEQ
+}
+
+func (r *reissueFinder) isErrNil(c *ast.BinaryExpr) bool {
+	for _, pair := range [][2]ast.Expr{{c.X, c.Y}, {c.Y, c.X}} {
+		if isNil(r.p.info, pair[1]) {
+			if t := r.p.info.TypeOf(pair[0]); t != nil && isErrorType(t) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// testsError reports whether e mentions an error value.
+func (r *reissueFinder) testsError(e ast.Expr) bool {
+	found := false
+	ast.Inspect(e, func(n ast.Node) bool {
+		if id, ok := n.(*ast.Ident); ok && !found {
+			if v, ok := r.p.info.Uses[id].(*types.Var); ok && isErrorType(v.Type()) {
+				found = true
 			}
 		}
 		return !found

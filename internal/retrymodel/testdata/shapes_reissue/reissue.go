@@ -243,3 +243,42 @@ func (m reader) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	}
 	return m, nil
 }
+
+// ---- quiet: a watcher asks again only when the last check worked ----
+
+type checkMsg struct{}
+
+type watcher struct {
+	url  string
+	down bool
+}
+
+func (m watcher) Init() tea.Cmd { return m.check }
+
+func (m watcher) View() string { return "" }
+
+func (m watcher) check() tea.Msg {
+	resp, err := http.Get(m.url)
+	return m.settle(resp, err)
+}
+
+// settle is handed the error, but answers with the next check only when
+// there was none.
+func (m watcher) settle(resp *http.Response, err error) tea.Msg {
+	if err == nil {
+		resp.Body.Close()
+		return checkMsg{}
+	}
+	return errMsg{err}
+}
+
+func (m watcher) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	switch msg.(type) {
+	case checkMsg:
+		return m, tea.Tick(time.Minute, func(time.Time) tea.Msg { return m.check() })
+	case errMsg:
+		m.down = true
+		return m, nil
+	}
+	return m, nil
+}
