@@ -10,6 +10,8 @@ import (
 	"strings"
 
 	"golang.org/x/tools/go/types/typeutil"
+
+	"github.com/retryvet/retryvet/internal/retrymodel"
 )
 
 // A val is what a condition can be for one status code: a subset of
@@ -84,6 +86,7 @@ const (
 	modeErrOp                 // a retried operation returning error: non-nil = retry, permanent marker = give up
 	modeRetryable             // sethvargo/go-retry: RetryableError = retry, other errors = give up
 	modeWaitCond              // wait.ConditionFunc: (false, nil) = retry, (true, _) or an error = give up
+	modeReissue               // a retry without a loop: returning the request again = retry (reissue.go)
 )
 
 // atomKind is how an atom names codes.
@@ -146,6 +149,8 @@ type walker struct {
 	ranges map[*types.Var][]int // range variables over a code set
 	active map[*types.Var]bool  // bindings being evaluated (cycles)
 	depth  int
+	// reissue says which returned values send the request again (modeReissue).
+	reissue *retrymodel.Reissue
 }
 
 func (w *walker) stmts(list []ast.Stmt, st pathState) []flow {
@@ -229,6 +234,9 @@ func (w *walker) stmt(s ast.Stmt, st pathState) []flow {
 		}
 		return next(st)
 	case *ast.AssignStmt:
+		if w.mode == modeReissue && changesState(s) {
+			st.changes = true
+		}
 		for _, r := range s.Rhs {
 			if call, ok := ast.Unparen(r).(*ast.CallExpr); ok && w.ck.changesRequest(call) {
 				st.changes = true
@@ -341,6 +349,9 @@ func (w *walker) switchStmt(s *ast.SwitchStmt, st pathState) []flow {
 		}
 		remaining = rest
 	}
+	if def != nil && tagStatus && w.mode == modeReissue {
+		w.col.add(defaultAtom(s, def, tagOperand, w))
+	}
 	for _, st := range remaining {
 		if def != nil {
 			out = append(out, breakToNext(w.stmts(def.Body, st))...)
@@ -437,6 +448,14 @@ func (w *walker) ret(s *ast.ReturnStmt, st pathState) []flow {
 		}
 		marked := w.ck.isMarker(e, w.mode)
 		if w.mode == modeErrOp && !marked || w.mode == modeRetryable && marked {
+			return []flow{{kind: fRetry, st: st}}
+		}
+		return []flow{{kind: fStop, st: st}}
+	case modeReissue:
+		if n == 0 {
+			return []flow{{kind: fUnknown, st: st}}
+		}
+		if w.reissue.Retries(s.Results[n-1]) {
 			return []flow{{kind: fRetry, st: st}}
 		}
 		return []flow{{kind: fStop, st: st}}

@@ -189,7 +189,7 @@ func (ck *checker) decisionsOf(l *retrymodel.Layer) []*decision {
 	// A loop's classifier is a condition of its body, read with its
 	// polarity by the body walk; other layers hand a predicate to the
 	// library (RetryIf, CheckRetry, OnError): true = retry.
-	if l.Kind != retrymodel.Loop {
+	if l.Kind != retrymodel.Loop && l.Kind != retrymodel.Reissued {
 		if d := ck.classifierDecision(l); d != nil {
 			out = append(out, d)
 		}
@@ -205,6 +205,10 @@ func (ck *checker) decisionsOf(l *retrymodel.Layer) []*decision {
 		}
 		if body != nil {
 			out = append(out, ck.walkDecision(l, body, modeLoop, ck.loopLabel(l)))
+		}
+	case retrymodel.Reissued:
+		if d := ck.reissueDecision(l); d != nil {
+			out = append(out, d)
 		}
 	case retrymodel.Library:
 		m, ok := ck.libraryMode(l)

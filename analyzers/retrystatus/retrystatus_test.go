@@ -86,3 +86,15 @@ func TestQuota(t *testing.T) {
 	}
 	analysistest.Run(t, dir, retrystatus.Analyzer, "./quota")
 }
+
+// TestReissue: the classifier of a Bubble Tea retry (an error handler
+// answering with the request again) whose default re-issues every code it
+// does not list, beside one that gives up on them.
+func TestReissue(t *testing.T) {
+	testmod.Download(t, "testdata")
+	dir, err := filepath.Abs("testdata")
+	if err != nil {
+		t.Fatal(err)
+	}
+	analysistest.Run(t, dir, retrystatus.Analyzer, "./reissue")
+}

@@ -53,6 +53,7 @@ type Result struct {
 	ifaceImpls map[*types.Func][]*types.Func
 	depMeths   map[string][]*types.Func
 	localMeths map[string][]*types.Func
+	reissues   map[*Layer]*Reissue // retries without a loop (reissue.go)
 }
 
 // LayerOf returns the layer made by node n (a loop, label, recursive
@@ -151,6 +152,7 @@ func run(pass *analysis.Pass) (any, error) {
 	}
 	p.indexHelpers()
 	p.findLayers()
+	p.findReissues()
 	p.findHelpers()
 	p.classifyCtxErrs()
 	p.summarize()

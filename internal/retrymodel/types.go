@@ -27,6 +27,10 @@ const (
 	// SDK is a call to an SDK method that retries by default (openai-go,
 	// anthropic-sdk-go, aws-sdk-go-v2).
 	SDK
+	// Reissued is a retry without a loop: a dispatcher (the Bubble Tea
+	// runtime) hands the failure back to code that runs the operation
+	// again (reissue.go).
+	Reissued
 )
 
 func (k Kind) String() string {
@@ -39,6 +43,8 @@ func (k Kind) String() string {
 		return "retrying HTTP client"
 	case SDK:
 		return "SDK retry"
+	case Reissued:
+		return "re-issued retry"
 	}
 	return "retry"
 }
