@@ -147,6 +147,7 @@ func run(pass *analysis.Pass) (any, error) {
 	}
 	p.indexHelpers()
 	p.findLayers()
+	p.dataLayers()
 	p.findHelpers()
 	p.classifyCtxErrs()
 	p.summarize()
