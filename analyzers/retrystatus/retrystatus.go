@@ -84,6 +84,7 @@ func run(pass *analysis.Pass) (any, error) {
 		for _, l := range ck.res.Layers {
 			ck.noClassifier(l, nil)
 			ck.stopsOnClient(l)
+			ck.dataCodes(l)
 		}
 		ck.stopsAWSRetryer()
 		return &Result{}, nil
@@ -114,6 +115,7 @@ func run(pass *analysis.Pass) (any, error) {
 		if !ck.isExample(l) {
 			ck.noClassifier(l, byLayer[l])
 			ck.stopsOnClient(l)
+			ck.dataCodes(l)
 		}
 	}
 	ck.stopsAWSRetryer()
@@ -766,6 +768,9 @@ func (ck *checker) codeSet(e ast.Expr, depth int) ([]int, string, bool) {
 	case *ast.SelectorExpr:
 		if v, ok := ck.info.Uses[e.Sel].(*types.Var); ok && v.Pkg() != ck.pass.Pkg && !v.IsField() {
 			return ck.varSet(v, depth)
+		}
+		if v, ok := ck.info.Uses[e.Sel].(*types.Var); ok && v.IsField() {
+			return ck.fieldSet(v, depth)
 		}
 	case *ast.CallExpr:
 		if id, ok := ast.Unparen(e.Fun).(*ast.Ident); ok && id.Name == "append" {

@@ -153,6 +153,7 @@ func run(pass *analysis.Pass) (any, error) {
 	p.indexHelpers()
 	p.findLayers()
 	p.findReissues()
+	p.dataLayers()
 	p.findHelpers()
 	p.classifyCtxErrs()
 	p.summarize()

@@ -936,6 +936,15 @@ func (p *pkgCtx) walkPaths(stmts []ast.Stmt, at path, loop ast.Node, s *loopShap
 			for _, cc := range st.Body.List {
 				p.walkSwitchClause(nil, cc, at, loop, s)
 			}
+		case *ast.RangeStmt:
+			if ifs := p.statusMembership(st, s); ifs != nil && at != failurePath {
+				s.decide = append(s.decide, ifs.Cond)
+				p.walkPaths(ifs.Body.List, successPath, loop, s)
+				at = failurePath
+				break
+			}
+			p.track(st, s)
+			p.noteWait(st, at, s)
 		case *ast.ExprStmt:
 			if call, ok := st.X.(*ast.CallExpr); ok {
 				if id, ok := call.Fun.(*ast.Ident); ok && id.Name == "panic" {

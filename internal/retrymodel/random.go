@@ -29,6 +29,12 @@ type randomWalk struct {
 	args map[*types.Var]ast.Expr
 }
 
+// randomReach says whether a random source reaches e.
+func (p *pkgCtx) randomReach(e ast.Expr) Tri {
+	w := &randomWalk{p: p, seen: map[any]bool{}, args: map[*types.Var]ast.Expr{}}
+	return w.expr(e, 0)
+}
+
 // waitJitter says whether a wait's duration has a random part: for a
 // helper that computes its duration, with the helper's parameters bound to
 // the arguments of the call in the loop.

@@ -181,6 +181,9 @@ type Policy struct {
 	// CheckRetry or OnError predicate. Nil when every failure is retried.
 	Classifier     ast.Node
 	ClassifierFunc *types.Func
+	// Codes is a classifier given as data (library_data.go): the status
+	// codes an option retries (RetryOnStatus: []int{502, 503}). Nil else.
+	Codes *CodeSet
 	// Decisions are the conditions in the retried region that test the
 	// operation's error or response and choose between another attempt and
 	// giving up (or returning the result).
