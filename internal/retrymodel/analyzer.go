@@ -95,6 +95,9 @@ type pkgCtx struct {
 	raFunc  map[*types.Func]bool       // package functions that read Retry-After
 	post    ast.Stmt                   // the post statement of the for loop being read
 	helpers map[*types.Func]helperInfo // package functions that retry an operation they are given
+	// handoffs are package functions that retry an operation they are
+	// given by handing it to a retry (handoff.go).
+	handoffs map[*types.Func]helperInfo
 	// synth types the expressions the model builds itself (d *= 2 read as
 	// d * 2). They are never written into pass.TypesInfo: other analyzers
 	// (buildssa among them) read that map concurrently.
@@ -148,6 +151,9 @@ func run(pass *analysis.Pass) (any, error) {
 	p.indexHelpers()
 	p.findLayers()
 	p.findHelpers()
+	for p.findHandOffs() { // handoff.go: helpers that hand their func on
+		p.findHelpers()
+	}
 	p.classifyCtxErrs()
 	p.summarize()
 	p.ctxRetries()
