@@ -98,6 +98,7 @@ type pkgCtx struct {
 	// handoffs are package functions that retry an operation they are
 	// given by handing it to a retry (handoff.go).
 	handoffs map[*types.Func]helperInfo
+	flags    map[*types.Func]flagSummary // retry flags operations return (opwait.go)
 	// synth types the expressions the model builds itself (d *= 2 read as
 	// d * 2). They are never written into pass.TypesInfo: other analyzers
 	// (buildssa among them) read that map concurrently.
