@@ -96,6 +96,10 @@ type pkgCtx struct {
 	raFunc  map[*types.Func]bool       // package functions that read Retry-After
 	post    ast.Stmt                   // the post statement of the for loop being read
 	helpers map[*types.Func]helperInfo // package functions that retry an operation they are given
+	// handoffs are package functions that retry an operation they are
+	// given by handing it to a retry (handoff.go).
+	handoffs map[*types.Func]helperInfo
+	flags    map[*types.Func]flagSummary // retry flags operations return (opwait.go)
 	// synth types the expressions the model builds itself (d *= 2 read as
 	// d * 2). They are never written into pass.TypesInfo: other analyzers
 	// (buildssa among them) read that map concurrently.
@@ -155,6 +159,9 @@ func run(pass *analysis.Pass) (any, error) {
 	p.findReissues()
 	p.dataLayers()
 	p.findHelpers()
+	for p.findHandOffs() { // handoff.go: helpers that hand their func on
+		p.findHelpers()
+	}
 	p.classifyCtxErrs()
 	p.summarize()
 	p.ctxRetries()

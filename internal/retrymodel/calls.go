@@ -902,6 +902,7 @@ func (p *callCtx) setOperation(l *Layer, arg ast.Expr) {
 	if fn != nil {
 		l.OpFuncs = append(l.OpFuncs, fn)
 	}
+	l.OpParam = p.funcParam(arg) // handoff.go
 }
 
 // fallibleCalls lists the calls in body that return an error (the calls

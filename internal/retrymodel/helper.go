@@ -75,11 +75,14 @@ func (p *pkgCtx) findHelpers() {
 		default:
 			if op := p.funcValue(arg); op != nil {
 				l.OpFuncs = []*types.Func{op}
+			} else if v := p.funcParam(arg); v != nil {
+				l.OpParam = v // handed on: handoff.go
 			} else {
 				return // an operation the model cannot follow
 			}
 		}
 		if h.layer != nil {
+			l.HelperOf = h.layer
 			l.Policy = h.layer.Policy
 			l.Policy.Notes = append([]string{"the policy of " + funcName(fn) + " at " + p.short(h.layer.Pos)}, l.Policy.Notes...)
 		} else {
@@ -94,6 +97,9 @@ func (p *pkgCtx) findHelpers() {
 // helperOf returns what fn retries, from this package or a fact.
 func (p *pkgCtx) helperOf(fn *types.Func) (helperInfo, bool) {
 	if h, ok := p.helpers[fn]; ok {
+		return h, true
+	}
+	if h, ok := p.handoffs[fn]; ok {
 		return h, true
 	}
 	if fn.Pkg() == p.pass.Pkg {

@@ -71,6 +71,8 @@ func (p *pkgCtx) loopLayer(n ast.Node, fnNode ast.Node, stack []ast.Node) *Layer
 			return nil
 		}
 	}
+	fw := p.flagWaits(body) // opwait.go: the operation waits and says "again"
+	waits = append(waits, fw...)
 	if len(waits) == 0 && !p.namedRetry(n) {
 		return nil // the common case, decided before the path walk
 	}
@@ -78,6 +80,7 @@ func (p *pkgCtx) loopLayer(n ast.Node, fnNode ast.Node, stack []ast.Node) *Layer
 	if len(shape.errs) == 0 || !shape.success || shape.again {
 		return nil
 	}
+	shape.failWait = shape.failWait || len(fw) > 0
 	if len(waits) > 0 && !shape.failWait {
 		return nil
 	}
@@ -93,6 +96,7 @@ func (p *pkgCtx) loopLayer(n ast.Node, fnNode ast.Node, stack []ast.Node) *Layer
 	}
 	l.Context = p.opContext(shape.ops)
 	p.loopPolicy(l, n, body, cond, waits, shape, fnNode)
+	p.flagPolicy(l, fw)
 	l.Policy.Fallback = p.fallbackAfter(n, cond, stack)
 	return l
 }
@@ -411,7 +415,7 @@ func (p *pkgCtx) keepRetried(loop ast.Node, body *ast.BlockStmt, cond ast.Expr, 
 			case failurePath:
 				if !p.mentionsErr(ifs.Cond, t) && v != nil {
 					// A status test: it retries v's call when its branch goes on.
-					if p.statusTest(ifs.Cond, t) && p.continuesOrWaits(ifs.Body, loop) {
+					if (p.statusTest(ifs.Cond, t) || p.flagRetries(ifs.Cond, t)) && p.continuesOrWaits(ifs.Body, loop) {
 						retried[v] = true
 					}
 					return true
@@ -581,6 +585,9 @@ func (p *pkgCtx) condIs(cond ast.Expr, s *loopShape, _ bool) path {
 		if v := p.identVar(c); v != nil && isBool(v.Type()) {
 			if _, ok := s.errs[v]; ok {
 				return successPath
+			}
+			if p.isRetryFlag(v) { // opwait.go
+				return failurePath
 			}
 		}
 	case *ast.UnaryExpr:

@@ -157,6 +157,8 @@ func (p *pkgCtx) summarize() {
 		f.Pipeline = p.dirs.IsPipeline(decl)
 		if h, ok := p.helpers[fn]; ok {
 			f.RetriesParam, f.Helper = h.param+1, p.layerInfo(h.layer)
+		} else if h, ok := p.handoffs[fn]; ok {
+			f.RetriesParam, f.Helper = h.param+1, p.layerInfo(h.layer)
 		}
 		state[fn] = 2
 		if !f.empty() {

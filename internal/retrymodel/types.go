@@ -261,6 +261,13 @@ type Layer struct {
 	// when the client was built in another package (known from a fact).
 	ClientPos  token.Pos
 	ClientPosn string
+	// OpParam is the operation when it is a func parameter of the
+	// enclosing function handed on as it is (retry.Do(fn, opts...)): that
+	// function is then a retry helper (handoff.go).
+	OpParam *types.Var
+	// HelperOf is, for a call of a retry helper of this package (a
+	// HelperLayers entry), the helper's own layer.
+	HelperOf *Layer
 
 	Policy Policy
 }

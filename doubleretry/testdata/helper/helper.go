@@ -47,10 +47,11 @@ func AskQuiet(ctx context.Context, q string) error {
 	})
 }
 
-// withAttempts takes its attempt count from the caller.
+// withAttempts takes its attempt count from the caller: what it retries
+// is said once, here, not at every call.
 func withAttempts(ctx context.Context, n int, op func() error) error {
 	var err error
-	for i := 0; i < n; i++ {
+	for i := 0; i < n; i++ { // want `retry loop at helper/helper.go:\d+ wraps openai Chat.Completions.New at helper/helper.go:\d+ \(through helper.withAttempts call at helper/helper.go:\d+\), which retries 2 more times by default \(client built at helper/helper.go:\d+\): up to 3 requests per attempt of this layer, whose attempts are not known`
 		if err = op(); err == nil {
 			return nil
 		}
@@ -59,8 +60,9 @@ func withAttempts(ctx context.Context, n int, op func() error) error {
 	return err
 }
 
-// AskN: the helper's count is an argument; every call site would repeat
-// an "unknown × 3" about the same helper: quiet.
+// AskN: the helper's count is an argument; the call site stays quiet
+// (every call would repeat an "unknown × 3" about the same helper), the
+// helper's loop says it.
 func AskN(ctx context.Context) error {
 	return withAttempts(ctx, 3, func() error {
 		_, err := client.Chat.Completions.New(ctx, openai.ChatCompletionNewParams{Model: openai.ChatModelGPT4o})
