@@ -53,6 +53,7 @@ type checker struct {
 	res      *retrymodel.Result
 	decls    map[*types.Func]*ast.FuncDecl
 	bindings map[*types.Var]*binding
+	fields   map[*types.Var]*binding // unexported fields, by fieldBinding
 	sums     map[ast.Node]*summary
 	used     map[*types.Func]bool // functions that decide a retry here
 	reported map[string]bool
@@ -762,6 +763,11 @@ func (ck *checker) codeSet(e ast.Expr, depth int) ([]int, string, bool) {
 	case *ast.SelectorExpr:
 		if v, ok := ck.info.Uses[e.Sel].(*types.Var); ok && v.Pkg() != ck.pass.Pkg && !v.IsField() {
 			return ck.varSet(v, depth)
+		}
+		if v, ok := ck.info.Uses[e.Sel].(*types.Var); ok && v.IsField() {
+			if b := ck.fieldBinding(v); b != nil {
+				return ck.codeSet(b.expr, depth+1)
+			}
 		}
 	case *ast.CallExpr:
 		if id, ok := ast.Unparen(e.Fun).(*ast.Ident); ok && id.Name == "append" {
