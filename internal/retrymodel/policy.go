@@ -730,6 +730,7 @@ func (p *pkgCtx) deadlineCheck(root ast.Node) token.Pos {
 // the body calls with the wait.
 func (p *pkgCtx) guard(body *ast.BlockStmt, wait *waitSite) *Guard {
 	var g *Guard
+	var top ast.Node // the body's node that holds the guard
 	var waitVar *types.Var
 	if wait != nil {
 		if id, ok := astutil.Unparen(wait.dur).(*ast.Ident); ok {
@@ -787,6 +788,9 @@ func (p *pkgCtx) guard(body *ast.BlockStmt, wait *waitSite) *Guard {
 					}
 				}
 				search(decl.Body, decl, pv, depth+1)
+				if g != nil && top == nil {
+					top = n
+				}
 			}
 			return true
 		})
@@ -795,6 +799,12 @@ func (p *pkgCtx) guard(body *ast.BlockStmt, wait *waitSite) *Guard {
 	if g == nil {
 		// The guard may sit in the enclosing function, before the wait but
 		// outside the body (rare); not searched.
+		return nil
+	}
+	if top == nil {
+		top = g.Expr
+	}
+	if !p.guardDecides(body, top) {
 		return nil
 	}
 	return g

@@ -327,9 +327,17 @@ func (p *pkgCtx) indexHelpers() {
 				}
 				continue
 			}
+			param := false
 			for i := 0; i < sig.Params().Len(); i++ {
 				if p.info.Uses[id] == sig.Params().At(i) {
 					p.waiter[fn] = waitInfo{arg: i, cancellable: w.cancellable == Yes}
+					param = true
+				}
+			}
+			if !param {
+				// A local the helper computes (d := g.next; g.next *= 2).
+				if wi, ok := p.waitHelper(decl, sig, w); ok {
+					p.waiter[fn] = wi
 				}
 			}
 		}
