@@ -5,7 +5,6 @@ import (
 	"go/constant"
 	"go/token"
 	"go/types"
-	"strings"
 	"time"
 
 	"golang.org/x/tools/go/ast/astutil"
@@ -17,8 +16,9 @@ import (
 // calls through the client are not followed to it), and its classifier
 // is the list of codes.
 //
-// ---- github.com/elastic/go-elasticsearch v7/v8/v9 and elastictransport
-// (go-elasticsearch v8.19.7, elastic-transport-go v8.9.0) ----
+// ---- github.com/elastic/go-elasticsearch/v8 and elastictransport
+// (go-elasticsearch v8.19.7, elastic-transport-go v8.9.0; v7 and v9 are
+// not read here and get no layer) ----
 //
 // Config{RetryOnStatus []int, DisableRetry bool, MaxRetries int,
 // RetryBackoff func(attempt int) time.Duration}. Perform loops
@@ -27,8 +27,11 @@ import (
 // response whose status is listed (an empty list means 502, 503, 504),
 // and waits RetryBackoff(i+1) in a select on the request's context; with
 // no RetryBackoff it retries at once. Retry-After is not read.
-// DisableRetry turns all of it off. opensearch-go (v2 to v4) forked the
-// transport and has the same fields and defaults.
+// DisableRetry turns all of it off.
+//
+// opensearch-go is a fork of this transport but differs (v4.8.1: MaxRetries
+// 0 means 6 retries, an empty non-nil RetryOnStatus retries no status); it
+// gets no layer until it has its own entry and testdata.
 
 // CodeSet is a retry classifier given as data: the HTTP status codes a
 // library option retries.
@@ -75,9 +78,8 @@ func dataPolicyOf(t types.Type) (dataPolicy, bool) {
 	}
 	path := named.Obj().Pkg().Path()
 	switch {
-	case strings.HasPrefix(path, "github.com/elastic/go-elasticsearch/"),
-		strings.HasPrefix(path, "github.com/elastic/elastic-transport-go/"),
-		strings.HasPrefix(path, "github.com/opensearch-project/opensearch-go"):
+	case path == "github.com/elastic/go-elasticsearch/v8",
+		path == "github.com/elastic/elastic-transport-go/v8/elastictransport":
 		d := esPolicy
 		d.name = named.Obj().Pkg().Name() + ".Config"
 		return d, true
