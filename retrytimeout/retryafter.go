@@ -165,6 +165,9 @@ type statusTest struct {
 	node  ast.Node // the *ast.BinaryExpr or the *ast.CaseClause
 	op    token.Token
 	codes []int64
+	// member: a membership test of a code set, which retries only when its
+	// branch is the retry (not a counter bumped on the way).
+	member bool
 }
 
 // statusTests finds the tests of a response status against 429 or 503 in
@@ -184,6 +187,26 @@ func (c *checker) statusTests(root ast.Node) []statusTest {
 					out = append(out, statusTest{node: n, op: n.Op, codes: []int64{code}})
 					break
 				}
+			}
+		case *ast.IndexExpr, *ast.CallExpr:
+			// retryOn[resp.StatusCode], slices.Contains(codes, status): the
+			// model resolves a set written once to its codes.
+			set, key, ok := c.res.Membership(n.(ast.Expr))
+			if !ok || !c.isStatus(key, 0) {
+				return true
+			}
+			codes, ok := c.res.CodeSet(set)
+			if !ok {
+				return true
+			}
+			var rate []int64
+			for _, k := range codes {
+				if k == 429 || k == 503 {
+					rate = addCodes(rate, int64(k))
+				}
+			}
+			if len(rate) > 0 {
+				out = append(out, statusTest{node: n, op: token.EQL, codes: rate, member: true})
 			}
 		case *ast.SwitchStmt:
 			if n.Tag == nil || !c.isStatus(n.Tag, 0) {
@@ -320,7 +343,23 @@ func (c *checker) testRetries(l *retrymodel.Layer, region ast.Node, t statusTest
 	if c.onlyUnderCondition(l, region, branch) {
 		return false
 	}
+	if t.member && !retryBranch(l, branch) {
+		return false
+	}
 	return !c.endsRetry(l, branch)
+}
+
+// retryBranch reports whether a branch goes to the next attempt itself:
+// it ends in continue or holds the layer's wait.
+func retryBranch(l *retrymodel.Layer, stmts []ast.Stmt) bool {
+	if len(stmts) == 0 {
+		return false
+	}
+	if b, ok := stmts[len(stmts)-1].(*ast.BranchStmt); ok && b.Tok == token.CONTINUE {
+		return true
+	}
+	w := l.Policy.WaitPos
+	return w.IsValid() && stmts[0].Pos() <= w && w < stmts[len(stmts)-1].End()
 }
 
 // endsRetry reports whether a branch ends the retry: for a loop, a final

@@ -117,8 +117,9 @@ func (r *Result) ReadUnder(h HintRead, code int64) (Tri, ast.Expr) {
 }
 
 // StatusHolds evaluates cond for a response with status code: comparisons
-// of the status (resp.StatusCode, status/100) with constants, combined by
-// &&, || and !. Anything else is Unknown.
+// of the status (resp.StatusCode, status/100) with constants and its
+// membership in a known code set, combined by &&, || and !. Anything else
+// is Unknown.
 func (r *Result) StatusHolds(cond ast.Expr, code int64) Tri {
 	cond = astutil.Unparen(cond)
 	switch c := cond.(type) {
@@ -142,6 +143,19 @@ func (r *Result) StatusHolds(cond ast.Expr, code int64) Tri {
 				return Yes
 			}
 			return No
+		}
+	case *ast.IndexExpr, *ast.CallExpr:
+		// retryOn[resp.StatusCode], slices.Contains(codes, status): a set
+		// the package writes once (codeset.go).
+		if set, key, ok := r.Membership(c); ok && r.isStatusExpr(key, 0) {
+			if codes, ok := r.CodeSet(set); ok {
+				for _, k := range codes {
+					if int64(k) == code {
+						return Yes
+					}
+				}
+				return No
+			}
 		}
 	}
 	return Unknown

@@ -1,0 +1,281 @@
+package retrymodel
+
+import (
+	"go/ast"
+	"go/constant"
+	"go/token"
+	"go/types"
+
+	"golang.org/x/tools/go/types/typeutil"
+)
+
+// Membership recognises a test of key's membership in a code set:
+// set[key] on a map whose values are bool, or slices.Contains(set, key).
+// What the set holds is CodeSet's to say.
+func (r *Result) Membership(e ast.Expr) (set, key ast.Expr, ok bool) {
+	info := r.pass.TypesInfo
+	switch e := ast.Unparen(e).(type) {
+	case *ast.IndexExpr:
+		m, isMap := typeUnder(info.TypeOf(e.X)).(*types.Map)
+		if !isMap {
+			return nil, nil, false
+		}
+		if b, isBasic := m.Elem().Underlying().(*types.Basic); !isBasic || b.Info()&types.IsBoolean == 0 {
+			return nil, nil, false
+		}
+		return e.X, e.Index, true
+	case *ast.CallExpr:
+		fn, _ := typeutil.Callee(info, e).(*types.Func)
+		if fn == nil || fn.Pkg() == nil || len(e.Args) != 2 || fn.Name() != "Contains" {
+			return nil, nil, false
+		}
+		if p := fn.Pkg().Path(); p != "slices" && p != "golang.org/x/exp/slices" {
+			return nil, nil, false
+		}
+		return e.Args[0], e.Args[1], true
+	}
+	return nil, nil, false
+}
+
+func typeUnder(t types.Type) types.Type {
+	if t == nil {
+		return nil
+	}
+	return t.Underlying()
+}
+
+// CodeSet resolves an expression to the constant codes it holds: a slice,
+// array or map literal (the true entries of a bool map), a variable of the
+// package or an unexported struct field written exactly once with one,
+// append of constants to one, or a function of the package without
+// parameters that returns one. A set written again, through an index, by
+// delete or clear, or whose address is taken may hold anything: false.
+func (r *Result) CodeSet(e ast.Expr) ([]int, bool) {
+	return r.codeSet(e, 0)
+}
+
+func (r *Result) codeSet(e ast.Expr, depth int) ([]int, bool) {
+	if depth > 6 {
+		return nil, false
+	}
+	info := r.pass.TypesInfo
+	switch e := ast.Unparen(e).(type) {
+	case *ast.CompositeLit:
+		return r.literalSet(e)
+	case *ast.Ident:
+		if v, ok := info.Uses[e].(*types.Var); ok && !v.IsField() {
+			return r.writtenOnce(v, depth)
+		}
+	case *ast.SelectorExpr:
+		if v, ok := info.Uses[e.Sel].(*types.Var); ok && v.IsField() && !v.Exported() {
+			return r.writtenOnce(v, depth)
+		}
+	case *ast.CallExpr:
+		if id, ok := ast.Unparen(e.Fun).(*ast.Ident); ok && id.Name == "append" {
+			if _, ok := info.Uses[id].(*types.Builtin); !ok || len(e.Args) == 0 {
+				return nil, false
+			}
+			codes, ok := r.codeSet(e.Args[0], depth+1)
+			if !ok {
+				return nil, false
+			}
+			for _, a := range e.Args[1:] {
+				if e.Ellipsis.IsValid() {
+					more, ok := r.codeSet(a, depth+1)
+					if !ok {
+						return nil, false
+					}
+					codes = append(codes, more...)
+					continue
+				}
+				k, ok := intConstOf(info, a)
+				if !ok {
+					return nil, false
+				}
+				codes = append(codes, k)
+			}
+			return codes, true
+		}
+		fn, _ := typeutil.Callee(info, e).(*types.Func)
+		if fn == nil || fn.Pkg() != r.pass.Pkg {
+			return nil, false
+		}
+		if d := r.decls[fn.Origin()]; d != nil {
+			return r.returnedSet(d, depth+1)
+		}
+	}
+	return nil, false
+}
+
+// writtenOnce resolves a variable or field of this package that the
+// package writes exactly once (its declaration, one assignment, or one
+// key of a composite literal) to the set written.
+func (r *Result) writtenOnce(v *types.Var, depth int) ([]int, bool) {
+	if v.Pkg() != r.pass.Pkg {
+		return nil, false
+	}
+	info := r.pass.TypesInfo
+	is := func(e ast.Expr) bool {
+		switch e := ast.Unparen(e).(type) {
+		case *ast.Ident:
+			return info.Uses[e] == v || info.Defs[e] == v
+		case *ast.SelectorExpr:
+			return info.Uses[e.Sel] == v
+		}
+		return false
+	}
+	// rooted: the set itself or an element of it (s[k], s.x).
+	var rooted func(e ast.Expr) bool
+	rooted = func(e ast.Expr) bool {
+		if is(e) {
+			return true
+		}
+		switch e := ast.Unparen(e).(type) {
+		case *ast.IndexExpr:
+			return rooted(e.X)
+		case *ast.StarExpr:
+			return rooted(e.X)
+		}
+		return false
+	}
+	writes := 0
+	var value ast.Expr
+	for _, f := range r.pass.Files {
+		ast.Inspect(f, func(n ast.Node) bool {
+			switch n := n.(type) {
+			case *ast.ValueSpec:
+				for i, id := range n.Names {
+					if info.Defs[id] == v {
+						writes++
+						if len(n.Values) == len(n.Names) {
+							value = n.Values[i]
+						} else {
+							value = nil
+						}
+					}
+				}
+			case *ast.KeyValueExpr:
+				if id, ok := n.Key.(*ast.Ident); ok && v.IsField() && info.Uses[id] == v {
+					writes++
+					value = n.Value
+				}
+			case *ast.AssignStmt:
+				for i, lhs := range n.Lhs {
+					switch {
+					case is(lhs):
+						writes++
+						if len(n.Rhs) == len(n.Lhs) && n.Tok != token.ADD_ASSIGN {
+							value = n.Rhs[i]
+						} else {
+							value = nil
+						}
+					case rooted(lhs):
+						writes += 2 // s[k] = v: the set changes
+					}
+				}
+			case *ast.IncDecStmt:
+				if rooted(n.X) {
+					writes += 2
+				}
+			case *ast.UnaryExpr:
+				if n.Op == token.AND && is(n.X) {
+					writes += 2 // address taken: may change
+				}
+			case *ast.CallExpr:
+				// delete(s, k), clear(s)
+				if id, ok := ast.Unparen(n.Fun).(*ast.Ident); ok && (id.Name == "delete" || id.Name == "clear") && len(n.Args) > 0 && rooted(n.Args[0]) {
+					if _, ok := info.Uses[id].(*types.Builtin); ok {
+						writes += 2
+					}
+				}
+			}
+			return true
+		})
+	}
+	if writes != 1 || value == nil {
+		return nil, false
+	}
+	return r.codeSet(value, depth+1)
+}
+
+// returnedSet resolves a function with no parameters whose every return
+// is a code set.
+func (r *Result) returnedSet(d *ast.FuncDecl, depth int) ([]int, bool) {
+	if d.Body == nil || d.Type.Params.NumFields() != 0 || d.Type.Results.NumFields() != 1 {
+		return nil, false
+	}
+	var codes []int
+	ok, any := true, false
+	ast.Inspect(d.Body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.ReturnStmt:
+			if len(n.Results) != 1 {
+				ok = false
+				return false
+			}
+			cs, k := r.codeSet(n.Results[0], depth+1)
+			if !k {
+				ok = false
+				return false
+			}
+			codes, any = append(codes, cs...), true
+		}
+		return ok
+	})
+	return codes, ok && any
+}
+
+func (r *Result) literalSet(cl *ast.CompositeLit) ([]int, bool) {
+	info := r.pass.TypesInfo
+	var codes []int
+	switch u := typeUnder(info.TypeOf(cl)).(type) {
+	case *types.Slice, *types.Array:
+		for _, el := range cl.Elts {
+			if kv, ok := el.(*ast.KeyValueExpr); ok {
+				el = kv.Value
+			}
+			k, ok := intConstOf(info, el)
+			if !ok {
+				return nil, false
+			}
+			codes = append(codes, k)
+		}
+	case *types.Map:
+		b, isBasic := u.Elem().Underlying().(*types.Basic)
+		isBool := isBasic && b.Info()&types.IsBoolean != 0
+		for _, el := range cl.Elts {
+			kv, ok := el.(*ast.KeyValueExpr)
+			if !ok {
+				return nil, false
+			}
+			k, ok := intConstOf(info, kv.Key)
+			if !ok {
+				return nil, false
+			}
+			if isBool {
+				tv, ok := info.Types[kv.Value]
+				if !ok || tv.Value == nil || tv.Value.Kind() != constant.Bool {
+					return nil, false // a computed entry: the set is not known
+				}
+				if !constant.BoolVal(tv.Value) {
+					continue
+				}
+			}
+			codes = append(codes, k)
+		}
+	default:
+		return nil, false
+	}
+	return codes, true
+}
+
+func intConstOf(info *types.Info, e ast.Expr) (int, bool) {
+	tv, ok := info.Types[e]
+	if !ok || tv.Value == nil || tv.Value.Kind() != constant.Int {
+		return 0, false
+	}
+	n, ok := constant.Int64Val(tv.Value)
+	return int(n), ok
+}
