@@ -159,10 +159,11 @@ func (c *checker) retriedCodes(l *retrymodel.Layer) ([]int64, token.Pos) {
 	return codes, pos
 }
 
-// A statusTest is a comparison of an HTTP status with 429 or 503, or a
-// case clause of a switch on one.
+// A statusTest is a comparison of an HTTP status with 429 or 503, a test
+// of its membership in a code set that holds one of them, or a
+// case clause of a switch on the status.
 type statusTest struct {
-	node  ast.Node // the *ast.BinaryExpr or the *ast.CaseClause
+	node  ast.Node // the *ast.BinaryExpr, the membership test or the *ast.CaseClause
 	op    token.Token
 	codes []int64
 	// member: a membership test of a code set, which retries only when its

@@ -770,7 +770,10 @@ func (ck *checker) codeSet(e ast.Expr, depth int) ([]int, string, bool) {
 			return ck.varSet(v, depth)
 		}
 		if v, ok := ck.info.Uses[e.Sel].(*types.Var); ok && v.IsField() {
-			return ck.fieldSet(v, depth)
+			// An unexported field written once (the model's WrittenOnce).
+			if value, ok := ck.res.WrittenOnce(v); ok {
+				return ck.codeSet(value, depth+1)
+			}
 		}
 	case *ast.CallExpr:
 		if id, ok := ast.Unparen(e.Fun).(*ast.Ident); ok && id.Name == "append" {

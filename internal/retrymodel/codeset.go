@@ -107,11 +107,22 @@ func (r *Result) codeSet(e ast.Expr, depth int) ([]int, bool) {
 	return nil, false
 }
 
-// writtenOnce resolves a variable or field of this package that the
-// package writes exactly once (its declaration, one assignment, or one
-// key of a composite literal) to the set written.
 func (r *Result) writtenOnce(v *types.Var, depth int) ([]int, bool) {
-	if v.Pkg() != r.pass.Pkg {
+	value, ok := r.WrittenOnce(v)
+	if !ok {
+		return nil, false
+	}
+	return r.codeSet(value, depth+1)
+}
+
+// WrittenOnce returns the one value the package writes to a variable of
+// its own or an unexported field (its declaration, one assignment, or
+// one key of a composite literal, as a constructor's
+// &client{retryOn: map[int]bool{...}}): every read then sees that value.
+// A variable written twice, through an index (s[429] = true), by delete
+// or clear, or whose address is taken may hold anything: false.
+func (r *Result) WrittenOnce(v *types.Var) (ast.Expr, bool) {
+	if v.Pkg() != r.pass.Pkg || (v.IsField() && v.Exported()) {
 		return nil, false
 	}
 	info := r.pass.TypesInfo
@@ -192,10 +203,7 @@ func (r *Result) writtenOnce(v *types.Var, depth int) ([]int, bool) {
 			return true
 		})
 	}
-	if writes != 1 || value == nil {
-		return nil, false
-	}
-	return r.codeSet(value, depth+1)
+	return value, writes == 1 && value != nil
 }
 
 // returnedSet resolves a function with no parameters whose every return
