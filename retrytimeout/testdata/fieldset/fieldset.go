@@ -4,7 +4,7 @@
 // and loops that retry through a code set (a field or a package variable
 // written once) holding 429 or 503 without reading Retry-After, beside the
 // same with the header read, a set of other 5xx codes, a set changed
-// elsewhere and a set only counted.
+// elsewhere and a set only counted; Store: Retry-After read for 429 only.
 package fieldset
 
 import (
@@ -242,4 +242,54 @@ func FetchCounted(ctx context.Context, hc *http.Client, req *http.Request) (*htt
 		}
 	}
 	return nil, errGaveUp
+}
+
+// RecoverableError is retried by its caller after wait.
+type RecoverableError struct {
+	error
+	wait time.Duration
+}
+
+func retryAfter(s string) time.Duration {
+	if n, err := strconv.Atoi(s); err == nil {
+		return time.Duration(n) * time.Second
+	}
+	return time.Second
+}
+
+var overloaded = map[int]bool{500: true, 503: true}
+
+// Store retries the set, 503 in it, with a fixed wait and reads
+// Retry-After only for 429.
+func Store(hc *http.Client, req *http.Request) error {
+	resp, err := hc.Do(req)
+	if err != nil {
+		return err
+	}
+	defer resp.Body.Close()
+	if overloaded[resp.StatusCode] { // want `retry-after read only on 429: Store reads Retry-After only when the status is 429 \(fieldset/fieldset.go:\d+\), but this branch retries 503 too`
+		return RecoverableError{errors.New(resp.Status), time.Second}
+	}
+	if resp.StatusCode == http.StatusTooManyRequests {
+		return RecoverableError{errors.New(resp.Status), retryAfter(resp.Header.Get("Retry-After"))}
+	}
+	return nil
+}
+
+var brokenGateway = map[int]bool{500: true, 502: true}
+
+// StoreGateway retries 500 and 502 only, which carry no Retry-After. Quiet.
+func StoreGateway(hc *http.Client, req *http.Request) error {
+	resp, err := hc.Do(req)
+	if err != nil {
+		return err
+	}
+	defer resp.Body.Close()
+	if brokenGateway[resp.StatusCode] {
+		return RecoverableError{errors.New(resp.Status), time.Second}
+	}
+	if resp.StatusCode == http.StatusTooManyRequests {
+		return RecoverableError{errors.New(resp.Status), retryAfter(resp.Header.Get("Retry-After"))}
+	}
+	return nil
 }
