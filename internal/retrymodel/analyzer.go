@@ -54,6 +54,7 @@ type Result struct {
 	depMeths   map[string][]*types.Func
 	localMeths map[string][]*types.Func
 	reissues   map[*Layer]*Reissue // retries without a loop (reissue.go)
+	writes     writeIndex          // WrittenOnce's index (codeset.go)
 }
 
 // LayerOf returns the layer made by node n (a loop, label, recursive

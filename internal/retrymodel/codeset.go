@@ -5,6 +5,7 @@ import (
 	"go/constant"
 	"go/token"
 	"go/types"
+	"sync"
 
 	"golang.org/x/tools/go/types/typeutil"
 )
@@ -125,85 +126,133 @@ func (r *Result) WrittenOnce(v *types.Var) (ast.Expr, bool) {
 	if v.Pkg() != r.pass.Pkg || (v.IsField() && v.Exported()) {
 		return nil, false
 	}
+	r.writes.once.Do(func() { r.writes.vars = r.indexWrites() })
+	w := r.writes.vars[v]
+	return w.value, w.writes == 1 && w.value != nil
+}
+
+// writeIndex is the package's writes of every variable, built once on
+// first use (the analyzers that ask run concurrently).
+type writeIndex struct {
+	once sync.Once
+	vars map[*types.Var]varWrites
+}
+
+// varWrites counts the writes of one variable (see WrittenOnce) and holds
+// the value of the last one.
+type varWrites struct {
+	writes int
+	value  ast.Expr
+}
+
+// indexWrites walks the package once and counts the writes of every
+// variable, so that WrittenOnce, asked of many fields, does not walk the
+// package for each.
+func (r *Result) indexWrites() map[*types.Var]varWrites {
 	info := r.pass.TypesInfo
-	is := func(e ast.Expr) bool {
+	ws := make(map[*types.Var]varWrites)
+	write := func(v *types.Var, value ast.Expr) {
+		w := ws[v]
+		w.writes++
+		w.value = value
+		ws[v] = w
+	}
+	change := func(v *types.Var) { // s[k] = v, &s, delete(s, k): the set changes
+		w := ws[v]
+		w.writes += 2
+		ws[v] = w
+	}
+	// vars: the variables e is (an identifier used or defined, a field
+	// selected); rooted: those of the set itself or an element of it (s[k], *s).
+	vars := func(e ast.Expr) []*types.Var {
+		var out []*types.Var
 		switch e := ast.Unparen(e).(type) {
 		case *ast.Ident:
-			return info.Uses[e] == v || info.Defs[e] == v
+			if v, ok := info.Uses[e].(*types.Var); ok {
+				out = append(out, v)
+			}
+			if v, ok := info.Defs[e].(*types.Var); ok && (len(out) == 0 || out[0] != v) {
+				out = append(out, v)
+			}
 		case *ast.SelectorExpr:
-			return info.Uses[e.Sel] == v
+			if v, ok := info.Uses[e.Sel].(*types.Var); ok {
+				out = append(out, v)
+			}
 		}
-		return false
+		return out
 	}
-	// rooted: the set itself or an element of it (s[k], s.x).
-	var rooted func(e ast.Expr) bool
-	rooted = func(e ast.Expr) bool {
-		if is(e) {
-			return true
+	rooted := func(e ast.Expr) []*types.Var {
+		for {
+			switch x := ast.Unparen(e).(type) {
+			case *ast.IndexExpr:
+				e = x.X
+				continue
+			case *ast.StarExpr:
+				e = x.X
+				continue
+			}
+			return vars(e)
 		}
-		switch e := ast.Unparen(e).(type) {
-		case *ast.IndexExpr:
-			return rooted(e.X)
-		case *ast.StarExpr:
-			return rooted(e.X)
-		}
-		return false
 	}
-	writes := 0
-	var value ast.Expr
 	for _, f := range r.pass.Files {
 		ast.Inspect(f, func(n ast.Node) bool {
 			switch n := n.(type) {
 			case *ast.ValueSpec:
 				for i, id := range n.Names {
-					if info.Defs[id] == v {
-						writes++
+					if v, ok := info.Defs[id].(*types.Var); ok {
 						if len(n.Values) == len(n.Names) {
-							value = n.Values[i]
+							write(v, n.Values[i])
 						} else {
-							value = nil
+							write(v, nil)
 						}
 					}
 				}
 			case *ast.KeyValueExpr:
-				if id, ok := n.Key.(*ast.Ident); ok && v.IsField() && info.Uses[id] == v {
-					writes++
-					value = n.Value
+				if id, ok := n.Key.(*ast.Ident); ok {
+					if v, ok := info.Uses[id].(*types.Var); ok && v.IsField() {
+						write(v, n.Value)
+					}
 				}
 			case *ast.AssignStmt:
 				for i, lhs := range n.Lhs {
-					switch {
-					case is(lhs):
-						writes++
-						if len(n.Rhs) == len(n.Lhs) && n.Tok != token.ADD_ASSIGN {
-							value = n.Rhs[i]
-						} else {
-							value = nil
+					if vs := vars(lhs); len(vs) > 0 {
+						for _, v := range vs {
+							if len(n.Rhs) == len(n.Lhs) && n.Tok != token.ADD_ASSIGN {
+								write(v, n.Rhs[i])
+							} else {
+								write(v, nil)
+							}
 						}
-					case rooted(lhs):
-						writes += 2 // s[k] = v: the set changes
+						continue
+					}
+					for _, v := range rooted(lhs) {
+						change(v)
 					}
 				}
 			case *ast.IncDecStmt:
-				if rooted(n.X) {
-					writes += 2
+				for _, v := range rooted(n.X) {
+					change(v)
 				}
 			case *ast.UnaryExpr:
-				if n.Op == token.AND && is(n.X) {
-					writes += 2 // address taken: may change
+				if n.Op == token.AND {
+					for _, v := range vars(n.X) {
+						change(v)
+					}
 				}
 			case *ast.CallExpr:
 				// delete(s, k), clear(s)
-				if id, ok := ast.Unparen(n.Fun).(*ast.Ident); ok && (id.Name == "delete" || id.Name == "clear") && len(n.Args) > 0 && rooted(n.Args[0]) {
+				if id, ok := ast.Unparen(n.Fun).(*ast.Ident); ok && (id.Name == "delete" || id.Name == "clear") && len(n.Args) > 0 {
 					if _, ok := info.Uses[id].(*types.Builtin); ok {
-						writes += 2
+						for _, v := range rooted(n.Args[0]) {
+							change(v)
+						}
 					}
 				}
 			}
 			return true
 		})
 	}
-	return value, writes == 1 && value != nil
+	return ws
 }
 
 // returnedSet resolves a function with no parameters whose every return
