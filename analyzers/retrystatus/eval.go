@@ -55,6 +55,35 @@ type pathState struct {
 	// (refreshes a token, truncates the input), so a 401 or 413 retried
 	// on it is not the same request again.
 	changes bool
+	// locals: bool variables assigned more than once, with the value the
+	// path gave them last (retry := code/100 == 5; ...; retry = true).
+	locals [4]local
+}
+
+// A local is a bool variable's value on one path.
+type local struct {
+	v   *types.Var
+	val val
+}
+
+func (st *pathState) local(v *types.Var) (val, bool) {
+	for _, l := range st.locals {
+		if l.v == v {
+			return l.val, true
+		}
+	}
+	return vN, false
+}
+
+// setLocal records v's value; with no slot free it is not recorded, and a
+// read of v is then unknown (Written fails for it).
+func (st *pathState) setLocal(v *types.Var, x val) {
+	for i, l := range st.locals {
+		if l.v == v || l.v == nil {
+			st.locals[i] = local{v, x}
+			return
+		}
+	}
 }
 
 // flow kinds.
@@ -233,7 +262,10 @@ func (w *walker) stmt(s ast.Stmt, st pathState) []flow {
 			return []flow{{kind: fUnknown, st: st}}
 		}
 		return next(st)
+	case *ast.DeclStmt:
+		return next(w.declLocals(s, st))
 	case *ast.AssignStmt:
+		st = w.assignLocals(s, st)
 		if w.mode == modeReissue && changesState(s) {
 			st.changes = true
 		}
@@ -393,7 +425,7 @@ func (w *walker) loop(body *ast.BlockStmt, rs *ast.RangeStmt, st pathState) []fl
 	if rs != nil && rs.Value != nil {
 		if id, ok := rs.Value.(*ast.Ident); ok {
 			if v, ok := w.ck.info.Defs[id].(*types.Var); ok {
-				if codes, _, ok := w.ck.codeSet(rs.X, 0); ok {
+				if codes, _, ok := w.ck.res.CodeSetVia(rs.X); ok {
 					if w.ranges == nil {
 						w.ranges = map[*types.Var][]int{}
 					}
@@ -405,6 +437,7 @@ func (w *walker) loop(body *ast.BlockStmt, rs *ast.RangeStmt, st pathState) []fl
 	w.depth++
 	fs := w.stmts(body.List, st)
 	w.depth--
+
 	out := []flow{{kind: fNext, st: st}} // the loop may not run
 	for _, f := range fs {
 		if (f.kind == fBreak || f.kind == fContinue) && f.label == "" {
@@ -592,6 +625,13 @@ func (w *walker) compare(e *ast.BinaryExpr, st *pathState) val {
 		}
 		return vN
 	}
+	if cls, ok := w.ck.statusClass(x, k, e.Op); ok {
+		// code/100 == 5: the class of the code.
+		if (w.code/100 == cls) == (e.Op == token.EQL) {
+			return vT
+		}
+		return vF
+	}
 	if !w.ck.isInt(x) || !isStatus(k) {
 		return vN
 	}
@@ -653,8 +693,11 @@ func (w *walker) ident(id *ast.Ident, st *pathState) val {
 	if !ok {
 		return vN
 	}
-	b := w.ck.binding(v)
-	if b == nil || w.active[v] {
+	if x, ok := st.local(v); ok {
+		return x
+	}
+	b, ok := w.ck.res.Written(v)
+	if !ok || w.active[v] {
 		return vN
 	}
 	if w.active == nil {
@@ -662,17 +705,93 @@ func (w *walker) ident(id *ast.Ident, st *pathState) val {
 	}
 	w.active[v] = true
 	defer delete(w.active, v)
-	if b.commaOK != nil {
-		return w.index(b.commaOK, false)
+	if b.CommaOK != nil {
+		return w.index(b.CommaOK, false)
 	}
-	if b.first != nil && w.ck.isBool(id) {
+	if b.First != nil && w.ck.isBool(id) {
 		// retry, delay, err := classify(err): the classifier's first result.
-		return w.call(b.first, st)
+		return w.call(b.First, st)
 	}
-	if b.expr == nil || !w.ck.isBool(b.expr) {
+	if b.Value == nil || !w.ck.isBool(b.Value) {
 		return vN
 	}
-	return w.cond(b.expr, st)
+	return w.cond(b.Value, st)
+}
+
+// pathLocal returns the variable id declares or assigns when the path
+// tracks it: a bool variable of a function, written more than once (one
+// written once is read through its one value).
+func (w *walker) pathLocal(id *ast.Ident) *types.Var {
+	v, ok := w.ck.info.ObjectOf(id).(*types.Var)
+	if !ok || v.IsField() || v.Pkg() != w.ck.pass.Pkg || v.Parent() == v.Pkg().Scope() || !isBoolType(v.Type()) {
+		return nil
+	}
+	if _, once := w.ck.res.Written(v); once {
+		return nil
+	}
+	return v
+}
+
+// assignLocals records the values an assignment gives tracked locals.
+func (w *walker) assignLocals(s *ast.AssignStmt, st pathState) pathState {
+	for i, lhs := range s.Lhs {
+		id, ok := ast.Unparen(lhs).(*ast.Ident)
+		if !ok {
+			continue
+		}
+		v := w.pathLocal(id)
+		if v == nil {
+			continue
+		}
+		x := vN
+		if (s.Tok == token.ASSIGN || s.Tok == token.DEFINE) && len(s.Lhs) == len(s.Rhs) {
+			x = w.boolValue(s.Rhs[i], &st)
+		}
+		st.setLocal(v, x)
+	}
+	return st
+}
+
+// declLocals records `var retry bool` (false) and `var retry = cond`.
+func (w *walker) declLocals(s *ast.DeclStmt, st pathState) pathState {
+	gd, ok := s.Decl.(*ast.GenDecl)
+	if !ok || gd.Tok != token.VAR {
+		return st
+	}
+	for _, spec := range gd.Specs {
+		vs := spec.(*ast.ValueSpec)
+		for i, id := range vs.Names {
+			v := w.pathLocal(id)
+			if v == nil {
+				continue
+			}
+			x := vN
+			switch {
+			case len(vs.Values) == 0:
+				x = vF
+			case len(vs.Values) == len(vs.Names):
+				x = w.boolValue(vs.Values[i], &st)
+			}
+			st.setLocal(v, x)
+		}
+	}
+	return st
+}
+
+// boolValue is cond that also folds the constants true and false.
+func (w *walker) boolValue(e ast.Expr, st *pathState) val {
+	if b, ok := w.ck.boolConst(e); ok {
+		if b {
+			return vT
+		}
+		return vF
+	}
+	return w.cond(e, st)
+}
+
+func isBoolType(t types.Type) bool {
+	b, ok := t.Underlying().(*types.Basic)
+	return ok && b.Info()&types.IsBoolean != 0
 }
 
 // index evaluates m[code] (a bool map when value is set) or the ok of
@@ -684,7 +803,7 @@ func (w *walker) index(e *ast.IndexExpr, value bool) val {
 	if !w.ck.isInt(e.Index) {
 		return vN
 	}
-	codes, via, ok := w.ck.codeSet(e.X, 0)
+	codes, via, ok := w.ck.res.CodeSetVia(e.X)
 	if !ok || !anyStatus(codes) {
 		return vN
 	}
@@ -711,7 +830,7 @@ func (w *walker) call(e *ast.CallExpr, st *pathState) val {
 		if !ck.isInt(e.Args[1]) {
 			return vN
 		}
-		codes, via, ok := ck.codeSet(e.Args[0], 0)
+		codes, via, ok := ck.res.CodeSetVia(e.Args[0])
 		if !ok || !anyStatus(codes) {
 			return vN
 		}
@@ -725,7 +844,7 @@ func (w *walker) call(e *ast.CallExpr, st *pathState) val {
 	if sel, ok := ast.Unparen(e.Fun).(*ast.SelectorExpr); ok && len(e.Args) == 1 && ck.isInt(e.Args[0]) {
 		switch sel.Sel.Name {
 		case "Contains", "Has", "Includes", "Exists":
-			if codes, via, ok := ck.codeSet(sel.X, 0); ok && anyStatus(codes) {
+			if codes, via, ok := ck.res.CodeSetVia(sel.X); ok && anyStatus(codes) {
 				w.col.add(&atom{kind: atomList, pos: e.Pos(), codes: codes, operand: ck.text(e.Args[0]), via: via})
 				if slices.Contains(codes, w.code) {
 					return vT
@@ -742,8 +861,8 @@ func (w *walker) call(e *ast.CallExpr, st *pathState) val {
 	if fn == nil {
 		if id, ok := ast.Unparen(e.Fun).(*ast.Ident); ok {
 			if v, ok := ck.info.Uses[id].(*types.Var); ok {
-				if b := ck.binding(v); b != nil {
-					if lit, ok := ast.Unparen(b.expr).(*ast.FuncLit); ok {
+				if value, ok := ck.res.WrittenOnce(v); ok {
+					if lit, ok := ast.Unparen(value).(*ast.FuncLit); ok {
 						node = lit
 					}
 				}
@@ -912,6 +1031,18 @@ func (ck *checker) intConst(e ast.Expr) (int64, bool) {
 		return 0, false
 	}
 	return constant.Int64Val(tv.Value)
+}
+
+// statusClass recognises code/100 == K (or !=) for a class K of 1 to 5.
+func (ck *checker) statusClass(x ast.Expr, k int64, op token.Token) (int, bool) {
+	q, ok := ast.Unparen(x).(*ast.BinaryExpr)
+	if !ok || q.Op != token.QUO || (op != token.EQL && op != token.NEQ) || k < 1 || k > 5 || !ck.isInt(q.X) {
+		return 0, false
+	}
+	if d, ok := ck.intConst(q.Y); !ok || d != 100 {
+		return 0, false
+	}
+	return int(k), true
 }
 
 func (ck *checker) boolConst(e ast.Expr) (bool, bool) {

@@ -19,6 +19,10 @@ type ClassifierFact struct {
 	// Provider is set when the function talks to an LLM API (an SDK
 	// error type, an endpoint), whose 429s may be an exhausted quota.
 	Provider bool
+	// ErrOnTrue: the function returns (bool, error) and every return that
+	// may be true carries a non-nil error, so true is a failure verdict
+	// (retry), not success (polarity.go).
+	ErrOnTrue bool
 }
 
 // CodeResult is what a classifier returns for one status code.
@@ -48,6 +52,9 @@ func (f *ClassifierFact) String() string {
 	if f.Home {
 		s += "; home"
 	}
+	if f.ErrOnTrue {
+		s += "; error when true"
+	}
 	return s
 }
 
@@ -58,16 +65,3 @@ func (f *ClassifierFact) lookup(code int) (CodeResult, bool) {
 	}
 	return CodeResult{}, false
 }
-
-// CodesFact is exported for a package-level variable or a function that
-// holds or returns a constant list (or set) of status codes.
-type CodesFact struct {
-	Name  string
-	Posn  string
-	Codes []int
-}
-
-// AFact marks CodesFact as an analysis fact.
-func (*CodesFact) AFact() {}
-
-func (f *CodesFact) String() string { return fmt.Sprintf("status codes %v", f.Codes) }

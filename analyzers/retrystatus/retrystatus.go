@@ -34,7 +34,7 @@ var Analyzer = &analysis.Analyzer{
 	URL:        analysisdoc.URL(Name),
 	Run:        directive.Filter(Name, run),
 	Requires:   []*analysis.Analyzer{inspect.Analyzer, retrymodel.Analyzer},
-	FactTypes:  []analysis.Fact{(*ClassifierFact)(nil), (*CodesFact)(nil)},
+	FactTypes:  []analysis.Fact{(*ClassifierFact)(nil)},
 	ResultType: reflect.TypeOf((*Result)(nil)),
 }
 
@@ -52,7 +52,6 @@ type checker struct {
 	info     *types.Info
 	res      *retrymodel.Result
 	decls    map[*types.Func]*ast.FuncDecl
-	bindings map[*types.Var]*binding
 	sums     map[ast.Node]*summary
 	used     map[*types.Func]bool // functions that decide a retry here
 	reported map[string]bool
@@ -77,7 +76,6 @@ func run(pass *analysis.Pass) (any, error) {
 			}
 		}
 	}
-	ck.indexBindings()
 	if !mentionsCodes(pass) {
 		// No code to classify by; a retry can still have no classifier, or
 		// one that retries only connection errors.
@@ -87,6 +85,7 @@ func run(pass *analysis.Pass) (any, error) {
 			ck.dataCodes(l)
 		}
 		ck.stopsAWSRetryer()
+		ck.polarity()
 		return &Result{}, nil
 	}
 
@@ -119,6 +118,7 @@ func run(pass *analysis.Pass) (any, error) {
 		}
 	}
 	ck.stopsAWSRetryer()
+	ck.polarity()
 	ck.exportFacts()
 	return res, nil
 }
@@ -135,8 +135,9 @@ func (ck *checker) isExample(l *retrymodel.Layer) bool {
 		strings.HasSuffix(ck.pass.Fset.Position(l.Pos).Filename, "_test.go")
 }
 
-// mentionsCodes is the fast path: a package with no 4xx/5xx constant and
-// no reference to an http.Status constant has nothing to check or export.
+// mentionsCodes is the fast path: a package with no 4xx/5xx constant, no
+// reference to an http.Status constant and no code/100 has nothing to
+// check or export.
 func mentionsCodes(pass *analysis.Pass) bool {
 	found := false
 	for _, f := range pass.Files {
@@ -151,6 +152,11 @@ func mentionsCodes(pass *analysis.Pass) bool {
 				}
 			case *ast.SelectorExpr:
 				if strings.HasPrefix(n.Sel.Name, "Status") {
+					found = true
+				}
+			case *ast.BinaryExpr:
+				// code/100: the class of a status code.
+				if lit, ok := n.Y.(*ast.BasicLit); ok && n.Op == token.QUO && lit.Value == "100" {
 					found = true
 				}
 			}
@@ -273,8 +279,8 @@ func (ck *checker) classifierDecision(l *retrymodel.Layer) *decision {
 			node = c
 		case *ast.Ident:
 			if v, ok := ck.info.Uses[c].(*types.Var); ok {
-				if b := ck.binding(v); b != nil {
-					if lit, ok := ast.Unparen(b.expr).(*ast.FuncLit); ok {
+				if value, ok := ck.res.WrittenOnce(v); ok {
+					if lit, ok := ast.Unparen(value).(*ast.FuncLit); ok {
 						node = lit
 					}
 				}
@@ -592,16 +598,15 @@ func (ck *checker) exportFacts() {
 			continue // only exported functions are used by other packages
 		}
 		decl := ck.decls[fn]
-		if codes, _, ok := ck.returnedSet(decl, 0); ok && anyStatus(codes) {
-			ck.pass.ExportObjectFact(fn, &CodesFact{Name: retrymodel.FuncName(fn), Posn: ck.short(decl.Pos()), Codes: codes})
-			continue
+		if codes, ok := ck.res.FuncCodeSet(fn); ok && anyStatus(codes) {
+			continue // the model exports its codes (CodesFact)
 		}
 		s := ck.summary(decl)
 		if s == nil || !s.dep {
 			continue
 		}
 		f := &ClassifierFact{Name: retrymodel.FuncName(fn), Posn: ck.short(decl.Pos()), Home: ck.used[fn],
-			Provider: s.provider || ck.mentionsProvider(decl)}
+			Provider: s.provider || ck.mentionsProvider(decl), ErrOnTrue: ck.errOnTrue(decl)}
 		var listed, covered []int
 		for _, a := range s.atoms {
 			listed = append(listed, a.codes...)
@@ -617,317 +622,9 @@ func (ck *checker) exportFacts() {
 		}
 		ck.pass.ExportObjectFact(fn, f)
 	}
-	scope := ck.pass.Pkg.Scope()
-	for _, name := range scope.Names() {
-		v, ok := scope.Lookup(name).(*types.Var)
-		if !ok || !v.Exported() {
-			continue
-		}
-		b := ck.bindings[v]
-		if b == nil || b.expr == nil {
-			continue
-		}
-		if codes, _, ok := ck.codeSet(b.expr, 0); ok && anyStatus(codes) {
-			ck.pass.ExportObjectFact(v, &CodesFact{Name: v.Pkg().Name() + "." + v.Name(), Posn: ck.short(v.Pos()), Codes: codes})
-		}
-	}
 }
 
 func (ck *checker) short(pos token.Pos) string { return retrymodel.Shorten(ck.pass.Fset, pos) }
-
-// ---- bindings and code sets ----
-
-// A binding is the one value a variable is ever given.
-type binding struct {
-	expr    ast.Expr
-	commaOK *ast.IndexExpr // ok of `_, ok := m[k]`
-	n       int
-
-	// first: the variable is the first result of a call that returns
-	// several (retry, delay, err := classify(err)).
-	first *ast.CallExpr
-}
-
-func (ck *checker) binding(v *types.Var) *binding {
-	b := ck.bindings[v]
-	if b == nil || b.n != 1 {
-		return nil
-	}
-	return b
-}
-
-// indexBindings records, for every variable of the package, the value it
-// is given when it is given exactly one.
-func (ck *checker) indexBindings() {
-	ck.bindings = map[*types.Var]*binding{}
-	get := func(id *ast.Ident) *binding {
-		obj := ck.info.ObjectOf(id)
-		v, ok := obj.(*types.Var)
-		if !ok {
-			return nil
-		}
-		b := ck.bindings[v]
-		if b == nil {
-			b = &binding{}
-			ck.bindings[v] = b
-		}
-		return b
-	}
-	root := func(e ast.Expr) *ast.Ident {
-		for {
-			switch x := ast.Unparen(e).(type) {
-			case *ast.Ident:
-				return x
-			case *ast.IndexExpr:
-				e = x.X
-			default:
-				return nil
-			}
-		}
-	}
-	for _, f := range ck.pass.Files {
-		ast.Inspect(f, func(n ast.Node) bool {
-			switch n := n.(type) {
-			case *ast.AssignStmt:
-				for i, lhs := range n.Lhs {
-					id := root(lhs)
-					if id == nil || id.Name == "_" {
-						continue
-					}
-					b := get(id)
-					if b == nil {
-						continue
-					}
-					b.n++
-					if _, direct := ast.Unparen(lhs).(*ast.Ident); !direct {
-						b.n++ // m[k] = v: the set changes
-						continue
-					}
-					switch {
-					case len(n.Lhs) == len(n.Rhs):
-						b.expr = n.Rhs[i]
-					case len(n.Rhs) == 1 && len(n.Lhs) == 2 && i == 1:
-						if ix, ok := ast.Unparen(n.Rhs[0]).(*ast.IndexExpr); ok {
-							b.commaOK = ix
-						}
-					}
-					if len(n.Rhs) == 1 && len(n.Lhs) > 1 && i == 0 {
-						if call, ok := ast.Unparen(n.Rhs[0]).(*ast.CallExpr); ok {
-							b.first = call
-						}
-					}
-				}
-			case *ast.IncDecStmt:
-				if id := root(n.X); id != nil {
-					if b := get(id); b != nil {
-						b.n += 2
-					}
-				}
-			case *ast.UnaryExpr:
-				if n.Op == token.AND {
-					if id, ok := ast.Unparen(n.X).(*ast.Ident); ok {
-						if b := get(id); b != nil {
-							b.n += 2 // address taken: may change
-						}
-					}
-				}
-			case *ast.ValueSpec:
-				for i, id := range n.Names {
-					b := get(id)
-					if b == nil {
-						continue
-					}
-					b.n++
-					if len(n.Values) == len(n.Names) {
-						b.expr = n.Values[i]
-					}
-				}
-			}
-			return true
-		})
-	}
-}
-
-// codeSet resolves an expression to the constant codes it holds: a slice,
-// array or map literal (true entries of a bool map), a variable given one,
-// append, a function that returns one, or another package's list (fact).
-func (ck *checker) codeSet(e ast.Expr, depth int) ([]int, string, bool) {
-	if depth > 6 {
-		return nil, "", false
-	}
-	e = ast.Unparen(e)
-	switch e := e.(type) {
-	case *ast.CompositeLit:
-		return ck.literalSet(e)
-	case *ast.Ident:
-		v, ok := ck.info.Uses[e].(*types.Var)
-		if !ok {
-			return nil, "", false
-		}
-		return ck.varSet(v, depth)
-	case *ast.SelectorExpr:
-		if v, ok := ck.info.Uses[e.Sel].(*types.Var); ok && v.Pkg() != ck.pass.Pkg && !v.IsField() {
-			return ck.varSet(v, depth)
-		}
-		if v, ok := ck.info.Uses[e.Sel].(*types.Var); ok && v.IsField() {
-			// An unexported field written once (the model's WrittenOnce).
-			if value, ok := ck.res.WrittenOnce(v); ok {
-				return ck.codeSet(value, depth+1)
-			}
-		}
-	case *ast.CallExpr:
-		if id, ok := ast.Unparen(e.Fun).(*ast.Ident); ok && id.Name == "append" {
-			if _, ok := ck.info.Uses[id].(*types.Builtin); ok && len(e.Args) > 0 {
-				codes, via, ok := ck.codeSet(e.Args[0], depth+1)
-				if !ok {
-					return nil, "", false
-				}
-				for _, a := range e.Args[1:] {
-					if e.Ellipsis.IsValid() {
-						more, _, ok := ck.codeSet(a, depth+1)
-						if !ok {
-							return nil, "", false
-						}
-						codes = append(codes, more...)
-						continue
-					}
-					k, ok := ck.intConst(a)
-					if !ok {
-						return nil, "", false
-					}
-					codes = append(codes, int(k))
-				}
-				return codes, via, true
-			}
-		}
-		fn, _ := typeutil.Callee(ck.info, e).(*types.Func)
-		if fn == nil {
-			return nil, "", false
-		}
-		if codes, ok := ck.constructorSet(fn, e); ok {
-			return codes, "", true
-		}
-		if fn.Pkg() == ck.pass.Pkg {
-			if d := ck.decls[fn.Origin()]; d != nil {
-				return ck.returnedSet(d, depth+1)
-			}
-			return nil, "", false
-		}
-		var f CodesFact
-		if ck.pass.ImportObjectFact(fn.Origin(), &f) {
-			return f.Codes, f.Name + " at " + f.Posn, true
-		}
-	}
-	return nil, "", false
-}
-
-func (ck *checker) varSet(v *types.Var, depth int) ([]int, string, bool) {
-	if v.Pkg() != ck.pass.Pkg {
-		var f CodesFact
-		if v.Pkg() != nil && ck.pass.ImportObjectFact(v, &f) {
-			return f.Codes, f.Name + " at " + f.Posn, true
-		}
-		return nil, "", false
-	}
-	b := ck.binding(v)
-	if b == nil || b.expr == nil {
-		return nil, "", false
-	}
-	return ck.codeSet(b.expr, depth+1)
-}
-
-// returnedSet resolves a function with no parameters whose every return
-// is a code set.
-func (ck *checker) returnedSet(d *ast.FuncDecl, depth int) ([]int, string, bool) {
-	if d.Body == nil || d.Type.Params.NumFields() != 0 || d.Type.Results.NumFields() != 1 {
-		return nil, "", false
-	}
-	var codes []int
-	ok, any := true, false
-	ast.Inspect(d.Body, func(n ast.Node) bool {
-		switch n := n.(type) {
-		case *ast.FuncLit:
-			return false
-		case *ast.ReturnStmt:
-			if len(n.Results) != 1 {
-				ok = false
-				return false
-			}
-			cs, _, k := ck.codeSet(n.Results[0], depth+1)
-			if !k {
-				ok = false
-				return false
-			}
-			codes, any = append(codes, cs...), true
-		}
-		return true
-	})
-	return codes, "", ok && any
-}
-
-func (ck *checker) literalSet(cl *ast.CompositeLit) ([]int, string, bool) {
-	t := ck.info.TypeOf(cl)
-	if t == nil {
-		return nil, "", false
-	}
-	var codes []int
-	switch u := t.Underlying().(type) {
-	case *types.Slice, *types.Array:
-		for _, el := range cl.Elts {
-			if kv, ok := el.(*ast.KeyValueExpr); ok {
-				el = kv.Value
-			}
-			k, ok := ck.intConst(el)
-			if !ok {
-				return nil, "", false
-			}
-			codes = append(codes, int(k))
-		}
-	case *types.Map:
-		isBool := false
-		if b, ok := u.Elem().Underlying().(*types.Basic); ok && b.Info()&types.IsBoolean != 0 {
-			isBool = true
-		}
-		for _, el := range cl.Elts {
-			kv, ok := el.(*ast.KeyValueExpr)
-			if !ok {
-				return nil, "", false
-			}
-			k, ok := ck.intConst(kv.Key)
-			if !ok {
-				return nil, "", false
-			}
-			if isBool {
-				if b, ok := ck.boolConst(kv.Value); ok && !b {
-					continue
-				}
-			}
-			codes = append(codes, int(k))
-		}
-	default:
-		return nil, "", false
-	}
-	return codes, "", true
-}
-
-// constructorSet resolves a set built from constant codes by a
-// constructor: set.CreateIntSet(429, 500, 502), sets.New[int](502, 503).
-func (ck *checker) constructorSet(fn *types.Func, call *ast.CallExpr) ([]int, bool) {
-	if len(call.Args) < 2 || call.Ellipsis.IsValid() || !setName.MatchString(fn.Name()) {
-		return nil, false
-	}
-	var codes []int
-	for _, a := range call.Args {
-		k, ok := ck.intConst(a)
-		if !ok {
-			return nil, false
-		}
-		codes = append(codes, int(k))
-	}
-	return codes, anyStatus(codes)
-}
-
-var setName = regexp.MustCompile(`(?i)set|^new|^of$|list`)
 
 // providerPkg and providerLit recognise APIs whose 429 can be an exhausted
 // quota rather than a rate limit: OpenAI and the OpenAI-compatible APIs

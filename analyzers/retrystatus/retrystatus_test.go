@@ -10,91 +10,63 @@ import (
 	"github.com/retryvet/retryvet/internal/testmod"
 )
 
+// TestRetryStatus runs the testdata packages in one load, so the SDKs
+// they share (openai-go, anthropic-sdk-go, client-go, net/http) are type
+// checked and analysed once rather than once per package:
+//
+//   - a, b: classifiers, their facts across packages, suggested fixes
+//     (a/*.go.golden);
+//   - libs, sdk: classifiers handed to retry libraries, clients and SDKs;
+//   - noclass: remote retries that retry every failure, beside the ones
+//     that read the error or the status first;
+//   - stops: classifiers that stop a client or SDK retrying 429 and 5xx,
+//     beside ones that keep its default;
+//   - ratelimit: retries that give up on 429 while they retry 5xx, through
+//     a classifier of another package and in the loop, beside ones that
+//     retry both, read the error's kind first, or retry only connection
+//     errors;
+//   - quota: an OpenAI retry whose classifier returns (retry, delay, err)
+//     and retries every 429;
+//   - reissue: the classifier of a Bubble Tea retry (an error handler
+//     answering with the request again) whose default re-issues every code
+//     it does not list, beside one that gives up on them;
+//   - data: retry policies handed to a library as data (the codes of an
+//     elastictransport.Config), beside handlers, metrics labels and log
+//     lists of codes, a disabled retry and the library's defaults;
+//   - fields: a 5xx set held in a struct field a constructor sets once,
+//     beside a field a setter changes and fields of codes that decide no
+//     retry;
+//   - devicepoll, fieldset: OAuth device-code polls whose 403/404 mean
+//     "pending" (quiet) beside a retry of the same codes, and 5xx sets held
+//     in a struct field or a package variable beside range checks;
+//   - polarity: a (retry, err) classifier's verdict read as success, so a
+//     5xx or 429 is taken as delivered (alertmanager's opsgenie notifier),
+//     beside notifiers that hand the verdict on, wrap the error, test the
+//     error first, drop it inside a retry loop, or read a success verdict.
 func TestRetryStatus(t *testing.T) {
 	testmod.Download(t, "testdata")
 	dir, err := filepath.Abs("testdata")
 	if err != nil {
 		t.Fatal(err)
 	}
-	analysistest.RunWithSuggestedFixes(t, dir, retrystatus.Analyzer, "./a", "./b", "./libs", "./sdk")
+	analysistest.RunWithSuggestedFixes(t, dir, retrystatus.Analyzer,
+		"./a", "./b", "./libs", "./sdk", "./noclass", "./stops",
+		"./ratelimit", "./quota", "./reissue", "./data", "./fields", "./devicepoll", "./fieldset", "./polarity/...")
 }
 
-// TestModelCases runs the loops the retry model first missed (the status
-// tested on the err == nil path through a switch, a set, a local copy or a
-// combined condition); the model sees them now.
+// TestModelCases runs, apart, the packages whose suggested fixes have no
+// golden files (RunWithSuggestedFixes would ask for them):
+//
+//   - gaps: loops the model first missed (the status tested on the
+//     err == nil path through a switch, a set, a local copy or a combined
+//     condition);
+//   - example: one 5xx code is no enumeration, and Example functions are
+//     documentation; two codes in production code are reported.
 func TestModelCases(t *testing.T) {
 	testmod.Download(t, "testdata")
 	dir, err := filepath.Abs("testdata")
 	if err != nil {
 		t.Fatal(err)
 	}
-	analysistest.Run(t, dir, retrystatus.Analyzer, "./gaps")
-}
-
-// TestExample: one 5xx code is no enumeration, and Example functions are
-// documentation; two codes in production code are reported.
-func TestExample(t *testing.T) {
-	testmod.Download(t, "testdata")
-	dir, err := filepath.Abs("testdata")
-	if err != nil {
-		t.Fatal(err)
-	}
-	analysistest.Run(t, dir, retrystatus.Analyzer, "./example")
-}
-
-// TestNoClassifier: remote retries that retry every failure, beside the
-// ones that read the error or the status first.
-func TestNoClassifier(t *testing.T) {
-	testmod.Download(t, "testdata")
-	dir, err := filepath.Abs("testdata")
-	if err != nil {
-		t.Fatal(err)
-	}
-	analysistest.Run(t, dir, retrystatus.Analyzer, "./noclass")
-}
-
-// TestStopsRetrying: classifiers that stop a client or SDK retrying 429
-// and 5xx, beside ones that keep its default.
-func TestStopsRetrying(t *testing.T) {
-	testmod.Download(t, "testdata")
-	dir, err := filepath.Abs("testdata")
-	if err != nil {
-		t.Fatal(err)
-	}
-	analysistest.Run(t, dir, retrystatus.Analyzer, "./stops")
-}
-
-// TestStops429: retries that give up on 429 while they retry 5xx, through
-// a classifier of another package and in the loop, beside ones that retry
-// both, read the error's kind first, or retry only connection errors.
-func TestStops429(t *testing.T) {
-	testmod.Download(t, "testdata")
-	dir, err := filepath.Abs("testdata")
-	if err != nil {
-		t.Fatal(err)
-	}
-	analysistest.Run(t, dir, retrystatus.Analyzer, "./ratelimit")
-}
-
-// TestQuota: an OpenAI retry whose classifier returns (retry, delay, err)
-// and retries every 429.
-func TestQuota(t *testing.T) {
-	testmod.Download(t, "testdata")
-	dir, err := filepath.Abs("testdata")
-	if err != nil {
-		t.Fatal(err)
-	}
-	analysistest.Run(t, dir, retrystatus.Analyzer, "./quota")
-}
-
-// TestReissue: the classifier of a Bubble Tea retry (an error handler
-// answering with the request again) whose default re-issues every code it
-// does not list, beside one that gives up on them.
-func TestReissue(t *testing.T) {
-	testmod.Download(t, "testdata")
-	dir, err := filepath.Abs("testdata")
-	if err != nil {
-		t.Fatal(err)
-	}
-	analysistest.Run(t, dir, retrystatus.Analyzer, "./reissue")
+	analysistest.Run(t, dir, retrystatus.Analyzer, "./gaps", "./example")
 }

@@ -24,7 +24,7 @@ var Analyzer = &analysis.Analyzer{
 	Run:        run,
 	Requires:   []*analysis.Analyzer{inspect.Analyzer},
 	ResultType: reflect.TypeOf((*Result)(nil)),
-	FactTypes:  []analysis.Fact{(*FuncFact)(nil), (*ClientFact)(nil)},
+	FactTypes:  []analysis.Fact{(*FuncFact)(nil), (*ClientFact)(nil), (*CodesFact)(nil)},
 }
 
 // Result is what the model knows of one package.
@@ -54,7 +54,9 @@ type Result struct {
 	depMeths   map[string][]*types.Func
 	localMeths map[string][]*types.Func
 	reissues   map[*Layer]*Reissue // retries without a loop (reissue.go)
-	writes     writeIndex          // WrittenOnce's index (codeset.go)
+
+	// writes: every variable's writes (written.go).
+	writes map[*types.Var]*written
 }
 
 // LayerOf returns the layer made by node n (a loop, label, recursive
@@ -155,6 +157,7 @@ func run(pass *analysis.Pass) (any, error) {
 			}
 		}
 	}
+	p.res.indexWrites()
 	p.indexHelpers()
 	p.findLayers()
 	p.findReissues()
@@ -166,6 +169,7 @@ func run(pass *analysis.Pass) (any, error) {
 	p.classifyCtxErrs()
 	p.summarize()
 	p.ctxRetries()
+	p.res.exportCodeSets()
 	return p.res, nil
 }
 

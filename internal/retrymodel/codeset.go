@@ -3,9 +3,8 @@ package retrymodel
 import (
 	"go/ast"
 	"go/constant"
-	"go/token"
 	"go/types"
-	"sync"
+	"regexp"
 
 	"golang.org/x/tools/go/types/typeutil"
 )
@@ -48,211 +47,142 @@ func typeUnder(t types.Type) types.Type {
 // CodeSet resolves an expression to the constant codes it holds: a slice,
 // array or map literal (the true entries of a bool map), a variable of the
 // package or an unexported struct field written exactly once with one,
-// append of constants to one, or a function of the package without
-// parameters that returns one. A set written again, through an index, by
-// delete or clear, or whose address is taken may hold anything: false.
+// append of constants to one, a function of the package without
+// parameters that returns one, a set built by a constructor from constant
+// codes (sets.New[int](502, 503)), or another package's exported variable
+// that holds one (its CodesFact). A set written again, through an index,
+// by delete or clear, or whose address is taken may hold anything: false.
 func (r *Result) CodeSet(e ast.Expr) ([]int, bool) {
+	codes, _, ok := r.codeSet(e, 0)
+	return codes, ok
+}
+
+// CodeSetVia is CodeSet that also names, for a message, another
+// package's variable the codes come from ("pkg.Var at dir/file.go:12").
+func (r *Result) CodeSetVia(e ast.Expr) (codes []int, via string, ok bool) {
 	return r.codeSet(e, 0)
 }
 
-func (r *Result) codeSet(e ast.Expr, depth int) ([]int, bool) {
+func (r *Result) codeSet(e ast.Expr, depth int) ([]int, string, bool) {
 	if depth > 6 {
-		return nil, false
+		return nil, "", false
 	}
 	info := r.pass.TypesInfo
 	switch e := ast.Unparen(e).(type) {
 	case *ast.CompositeLit:
-		return r.literalSet(e)
+		codes, ok := r.literalSet(e)
+		return codes, "", ok
 	case *ast.Ident:
 		if v, ok := info.Uses[e].(*types.Var); ok && !v.IsField() {
-			return r.writtenOnce(v, depth)
+			return r.varSet(v, depth)
 		}
 	case *ast.SelectorExpr:
-		if v, ok := info.Uses[e.Sel].(*types.Var); ok && v.IsField() && !v.Exported() {
-			return r.writtenOnce(v, depth)
+		if v, ok := info.Uses[e.Sel].(*types.Var); ok && (!v.IsField() || !v.Exported()) {
+			return r.varSet(v, depth)
 		}
 	case *ast.CallExpr:
 		if id, ok := ast.Unparen(e.Fun).(*ast.Ident); ok && id.Name == "append" {
 			if _, ok := info.Uses[id].(*types.Builtin); !ok || len(e.Args) == 0 {
-				return nil, false
+				return nil, "", false
 			}
-			codes, ok := r.codeSet(e.Args[0], depth+1)
+			codes, via, ok := r.codeSet(e.Args[0], depth+1)
 			if !ok {
-				return nil, false
+				return nil, "", false
 			}
 			for _, a := range e.Args[1:] {
 				if e.Ellipsis.IsValid() {
-					more, ok := r.codeSet(a, depth+1)
+					more, _, ok := r.codeSet(a, depth+1)
 					if !ok {
-						return nil, false
+						return nil, "", false
 					}
 					codes = append(codes, more...)
 					continue
 				}
 				k, ok := intConstOf(info, a)
 				if !ok {
-					return nil, false
+					return nil, "", false
 				}
 				codes = append(codes, k)
 			}
-			return codes, true
+			return codes, via, true
 		}
 		fn, _ := typeutil.Callee(info, e).(*types.Func)
-		if fn == nil || fn.Pkg() != r.pass.Pkg {
-			return nil, false
+		if fn == nil {
+			return nil, "", false
 		}
-		if d := r.decls[fn.Origin()]; d != nil {
-			return r.returnedSet(d, depth+1)
+		if codes, ok := constructorSet(info, fn, e); ok {
+			return codes, "", true
 		}
+		return r.funcSet(fn, depth+1)
 	}
-	return nil, false
+	return nil, "", false
 }
 
-func (r *Result) writtenOnce(v *types.Var, depth int) ([]int, bool) {
+// FuncCodeSet resolves a function without parameters that returns a code
+// set: its body when it is declared here, else its package's CodesFact.
+func (r *Result) FuncCodeSet(fn *types.Func) ([]int, bool) {
+	codes, _, ok := r.funcSet(fn, 0)
+	return codes, ok
+}
+
+func (r *Result) funcSet(fn *types.Func, depth int) ([]int, string, bool) {
+	fn = fn.Origin()
+	if fn.Pkg() != r.pass.Pkg {
+		var f CodesFact
+		if fn.Pkg() != nil && r.pass.ImportObjectFact(fn, &f) {
+			return f.Codes, f.Name + " at " + f.Posn, true
+		}
+		return nil, "", false
+	}
+	if d := r.decls[fn]; d != nil {
+		codes, ok := r.returnedSet(d, depth)
+		return codes, "", ok
+	}
+	return nil, "", false
+}
+
+// varSet resolves a variable: written once in this package, or another
+// package's exported variable through its fact.
+func (r *Result) varSet(v *types.Var, depth int) ([]int, string, bool) {
+	if v.Pkg() != r.pass.Pkg {
+		var f CodesFact
+		if v.Pkg() != nil && !v.IsField() && r.pass.ImportObjectFact(v, &f) {
+			return f.Codes, f.Name + " at " + f.Posn, true
+		}
+		return nil, "", false
+	}
 	value, ok := r.WrittenOnce(v)
 	if !ok {
-		return nil, false
+		return nil, "", false
 	}
 	return r.codeSet(value, depth+1)
 }
 
-// WrittenOnce returns the one value the package writes to a variable of
-// its own or an unexported field (its declaration, one assignment, or
-// one key of a composite literal, as a constructor's
-// &client{retryOn: map[int]bool{...}}): every read then sees that value.
-// A variable written twice, through an index (s[429] = true), by delete
-// or clear, or whose address is taken may hold anything: false.
-func (r *Result) WrittenOnce(v *types.Var) (ast.Expr, bool) {
-	if v.Pkg() != r.pass.Pkg || (v.IsField() && v.Exported()) {
+// constructorSet resolves a set built from constant codes by a
+// constructor: set.CreateIntSet(429, 500, 502), sets.New[int](502, 503).
+func constructorSet(info *types.Info, fn *types.Func, call *ast.CallExpr) ([]int, bool) {
+	if len(call.Args) < 2 || call.Ellipsis.IsValid() || !setName.MatchString(fn.Name()) {
 		return nil, false
 	}
-	r.writes.once.Do(func() { r.writes.vars = r.indexWrites() })
-	w := r.writes.vars[v]
-	return w.value, w.writes == 1 && w.value != nil
-}
-
-// writeIndex is the package's writes of every variable, built once on
-// first use (the analyzers that ask run concurrently).
-type writeIndex struct {
-	once sync.Once
-	vars map[*types.Var]varWrites
-}
-
-// varWrites counts the writes of one variable (see WrittenOnce) and holds
-// the value of the last one.
-type varWrites struct {
-	writes int
-	value  ast.Expr
-}
-
-// indexWrites walks the package once and counts the writes of every
-// variable, so that WrittenOnce, asked of many fields, does not walk the
-// package for each.
-func (r *Result) indexWrites() map[*types.Var]varWrites {
-	info := r.pass.TypesInfo
-	ws := make(map[*types.Var]varWrites)
-	write := func(v *types.Var, value ast.Expr) {
-		w := ws[v]
-		w.writes++
-		w.value = value
-		ws[v] = w
-	}
-	change := func(v *types.Var) { // s[k] = v, &s, delete(s, k): the set changes
-		w := ws[v]
-		w.writes += 2
-		ws[v] = w
-	}
-	// vars: the variables e is (an identifier used or defined, a field
-	// selected); rooted: those of the set itself or an element of it (s[k], *s).
-	vars := func(e ast.Expr) []*types.Var {
-		var out []*types.Var
-		switch e := ast.Unparen(e).(type) {
-		case *ast.Ident:
-			if v, ok := info.Uses[e].(*types.Var); ok {
-				out = append(out, v)
-			}
-			if v, ok := info.Defs[e].(*types.Var); ok && (len(out) == 0 || out[0] != v) {
-				out = append(out, v)
-			}
-		case *ast.SelectorExpr:
-			if v, ok := info.Uses[e.Sel].(*types.Var); ok {
-				out = append(out, v)
-			}
+	var codes []int
+	for _, a := range call.Args {
+		k, ok := intConstOf(info, a)
+		if !ok {
+			return nil, false
 		}
-		return out
+		codes = append(codes, k)
 	}
-	rooted := func(e ast.Expr) []*types.Var {
-		for {
-			switch x := ast.Unparen(e).(type) {
-			case *ast.IndexExpr:
-				e = x.X
-				continue
-			case *ast.StarExpr:
-				e = x.X
-				continue
-			}
-			return vars(e)
-		}
-	}
-	for _, f := range r.pass.Files {
-		ast.Inspect(f, func(n ast.Node) bool {
-			switch n := n.(type) {
-			case *ast.ValueSpec:
-				for i, id := range n.Names {
-					if v, ok := info.Defs[id].(*types.Var); ok {
-						if len(n.Values) == len(n.Names) {
-							write(v, n.Values[i])
-						} else {
-							write(v, nil)
-						}
-					}
-				}
-			case *ast.KeyValueExpr:
-				if id, ok := n.Key.(*ast.Ident); ok {
-					if v, ok := info.Uses[id].(*types.Var); ok && v.IsField() {
-						write(v, n.Value)
-					}
-				}
-			case *ast.AssignStmt:
-				for i, lhs := range n.Lhs {
-					if vs := vars(lhs); len(vs) > 0 {
-						for _, v := range vs {
-							if len(n.Rhs) == len(n.Lhs) && n.Tok != token.ADD_ASSIGN {
-								write(v, n.Rhs[i])
-							} else {
-								write(v, nil)
-							}
-						}
-						continue
-					}
-					for _, v := range rooted(lhs) {
-						change(v)
-					}
-				}
-			case *ast.IncDecStmt:
-				for _, v := range rooted(n.X) {
-					change(v)
-				}
-			case *ast.UnaryExpr:
-				if n.Op == token.AND {
-					for _, v := range vars(n.X) {
-						change(v)
-					}
-				}
-			case *ast.CallExpr:
-				// delete(s, k), clear(s)
-				if id, ok := ast.Unparen(n.Fun).(*ast.Ident); ok && (id.Name == "delete" || id.Name == "clear") && len(n.Args) > 0 {
-					if _, ok := info.Uses[id].(*types.Builtin); ok {
-						for _, v := range rooted(n.Args[0]) {
-							change(v)
-						}
-					}
-				}
-			}
-			return true
-		})
-	}
-	return ws
+	return codes, anyHTTPStatus(codes)
+}
+
+var setName = regexp.MustCompile(`(?i)set|^new|^of$|list`)
+
+// WrittenOnce returns the one value the package writes to a variable of
+// its own or an unexported field (see Written): every read then sees that
+// value.
+func (r *Result) WrittenOnce(v *types.Var) (ast.Expr, bool) {
+	w, ok := r.Written(v)
+	return w.Value, ok && w.Value != nil
 }
 
 // returnedSet resolves a function with no parameters whose every return
@@ -272,7 +202,7 @@ func (r *Result) returnedSet(d *ast.FuncDecl, depth int) ([]int, bool) {
 				ok = false
 				return false
 			}
-			cs, k := r.codeSet(n.Results[0], depth+1)
+			cs, _, k := r.codeSet(n.Results[0], depth+1)
 			if !k {
 				ok = false
 				return false

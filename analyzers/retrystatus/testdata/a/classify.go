@@ -77,7 +77,7 @@ func ShouldRetry(err error) bool { // want ShouldRetry:`status classifier: true 
 }
 
 // RetryCodes is a list exported for other packages.
-var RetryCodes = []int{http.StatusInternalServerError, http.StatusBadGateway} // want RetryCodes:`status codes \[500 502\]`
+var RetryCodes = []int{http.StatusInternalServerError, http.StatusBadGateway}
 
 // isRetryableUnused is named like a classifier but no retry uses it.
 func isRetryableUnused(code int) bool {

@@ -1,21 +1,24 @@
 // Package data holds retry policies handed to a library as data: the
-// codes an elasticsearch.Config retries.
+// codes an elastictransport.Config retries (the transport under
+// elastictransport.Config, read the same way; the model's shapes testdata
+// covers elastictransport.Config itself, whose package pulls in typedapi).
 package data
 
 import (
 	"log"
 	"math/rand/v2"
 	"net/http"
+	"net/url"
 	"time"
 
-	"github.com/elastic/go-elasticsearch/v8"
+	"github.com/elastic/elastic-transport-go/v8/elastictransport"
 )
 
 // Permanent codes in the list: every attempt fails the same way.
-func permanentCodes() (*elasticsearch.Client, error) {
-	return elasticsearch.NewClient(elasticsearch.Config{
-		Addresses:     []string{"http://es:9200"},
-		RetryOnStatus: []int{404, 429, 502, 503, 504}, // want `elasticsearch.Config RetryOnStatus retries 404 \(not found\): the same request fails the same way on each of 6 attempts; leave them out`
+func permanentCodes() (*elastictransport.Client, error) {
+	return elastictransport.New(elastictransport.Config{
+		URLs:          []*url.URL{{Scheme: "http", Host: "es:9200"}},
+		RetryOnStatus: []int{404, 429, 502, 503, 504}, // want `elastictransport.Config RetryOnStatus retries 404 \(not found\): the same request fails the same way on each of 6 attempts; leave them out`
 		MaxRetries:    5,
 		RetryBackoff:  func(i int) time.Duration { return time.Duration(i) * 100 * time.Millisecond },
 	})
@@ -24,47 +27,47 @@ func permanentCodes() (*elasticsearch.Client, error) {
 // The list held in a package variable.
 var retryOn = []int{http.StatusUnauthorized, http.StatusRequestEntityTooLarge, http.StatusServiceUnavailable}
 
-func permanentFromVar() (*elasticsearch.TypedClient, error) {
-	return elasticsearch.NewTypedClient(elasticsearch.Config{
-		RetryOnStatus: retryOn, // want `elasticsearch.Config RetryOnStatus retries 401 \(unauthorized\), 413 \(payload too large\): the same request fails the same way on each of 4 attempts; leave them out \(413: shrink the request instead\)`
+func permanentFromVar() (*elastictransport.Client, error) {
+	return elastictransport.New(elastictransport.Config{
+		RetryOnStatus: retryOn, // want `elastictransport.Config RetryOnStatus retries 401 \(unauthorized\), 413 \(payload too large\): the same request fails the same way on each of 4 attempts; leave them out \(413: shrink the request instead\)`
 	})
 }
 
 // Two 5xx codes that replace the default and drop the gateway codes.
-func dropsGateway() (*elasticsearch.Client, error) {
-	cfg := elasticsearch.Config{
-		RetryOnStatus: []int{500, 503}, // want `elasticsearch.Config RetryOnStatus lists 5xx codes 500, 503 and replaces the default 502, 503, 504: 502 and 504 are no longer retried`
+func dropsGateway() (*elastictransport.Client, error) {
+	cfg := elastictransport.Config{
+		RetryOnStatus: []int{500, 503}, // want `elastictransport.Config RetryOnStatus lists 5xx codes 500, 503 and replaces the default 502, 503, 504: 502 and 504 are no longer retried`
 	}
-	return elasticsearch.NewClient(cfg)
+	return elastictransport.New(cfg)
 }
 
 // ---- quiet ----
 
 // The default extended with 429: a policy.
-func extendsDefault() (*elasticsearch.Client, error) {
-	return elasticsearch.NewClient(elasticsearch.Config{
+func extendsDefault() (*elastictransport.Client, error) {
+	return elastictransport.New(elastictransport.Config{
 		RetryOnStatus: []int{429, 502, 503, 504},
 		RetryBackoff:  func(i int) time.Duration { return time.Duration(rand.IntN(100*i)) * time.Millisecond },
 	})
 }
 
 // One 5xx code is a choice, not an enumeration.
-func only503() (*elasticsearch.Client, error) {
-	return elasticsearch.NewClient(elasticsearch.Config{RetryOnStatus: []int{429, 503}})
+func only503() (*elastictransport.Client, error) {
+	return elastictransport.New(elastictransport.Config{RetryOnStatus: []int{429, 503}})
 }
 
 // Retries off: the list is never read. 500 is never sent by this
 // cluster's proxy either way, and 529 is no code Elasticsearch sends.
-func disabled() (*elasticsearch.Client, error) {
-	return elasticsearch.NewClient(elasticsearch.Config{
+func disabled() (*elastictransport.Client, error) {
+	return elastictransport.New(elastictransport.Config{
 		RetryOnStatus: []int{404, 502, 503},
 		DisableRetry:  true,
 	})
 }
 
 // The library's defaults: written nowhere, not reported.
-func defaults() (*elasticsearch.Client, error) {
-	return elasticsearch.NewClient(elasticsearch.Config{Addresses: []string{"http://es:9200"}})
+func defaults() (*elastictransport.Client, error) {
+	return elastictransport.New(elastictransport.Config{URLs: []*url.URL{{Scheme: "http", Host: "es:9200"}}})
 }
 
 // A handler that writes 5xx codes decides no retry.

@@ -1,0 +1,61 @@
+package retrymodel
+
+import (
+	"fmt"
+	"go/types"
+	"slices"
+)
+
+// CodesFact is exported for an exported package variable, or an exported
+// function without parameters, that holds or returns a constant list (or
+// set) of status codes, so a membership test in an importing package reads
+// the codes (CodeSet).
+type CodesFact struct {
+	Name  string // pkg.Var, pkg.F
+	Posn  string // dir/file.go:line of the declaration
+	Codes []int
+}
+
+// AFact marks CodesFact as an analysis fact.
+func (*CodesFact) AFact() {}
+
+func (f *CodesFact) String() string { return fmt.Sprintf("status codes %v", f.Codes) }
+
+// exportCodeSets exports a CodesFact for every exported package variable
+// written once with a code set that holds an HTTP status, and every
+// exported function that returns one.
+func (r *Result) exportCodeSets() {
+	fns := make([]*types.Func, 0, len(r.decls))
+	for fn := range r.decls {
+		if fn.Exported() {
+			fns = append(fns, fn)
+		}
+	}
+	slices.SortFunc(fns, func(a, b *types.Func) int { return int(a.Pos() - b.Pos()) })
+	for _, fn := range fns {
+		d := r.decls[fn]
+		if codes, ok := r.returnedSet(d, 0); ok && anyHTTPStatus(codes) {
+			r.pass.ExportObjectFact(fn, &CodesFact{Name: FuncName(fn), Posn: Shorten(r.pass.Fset, d.Pos()), Codes: codes})
+		}
+	}
+	scope := r.pass.Pkg.Scope()
+	for _, name := range scope.Names() {
+		v, ok := scope.Lookup(name).(*types.Var)
+		if !ok || !v.Exported() {
+			continue
+		}
+		codes, _, ok := r.varSet(v, 0)
+		if ok && anyHTTPStatus(codes) {
+			r.pass.ExportObjectFact(v, &CodesFact{Name: v.Pkg().Name() + "." + v.Name(), Posn: Shorten(r.pass.Fset, v.Pos()), Codes: codes})
+		}
+	}
+}
+
+func anyHTTPStatus(codes []int) bool {
+	for _, c := range codes {
+		if c >= 100 && c <= 599 {
+			return true
+		}
+	}
+	return false
+}

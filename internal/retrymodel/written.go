@@ -1,0 +1,147 @@
+package retrymodel
+
+import (
+	"go/ast"
+	"go/token"
+	"go/types"
+)
+
+// Written is the one value the package gives a variable of its own or an
+// unexported field: every read then sees it.
+type Written struct {
+	Value   ast.Expr       // v = Value; nil when v is one of several results
+	CommaOK *ast.IndexExpr // v is the ok of `_, v := m[k]`
+	First   *ast.CallExpr  // v is the first of several results: retry, delay, err := classify(err)
+}
+
+// written counts the writes of one variable.
+type written struct {
+	Written
+	n int
+}
+
+// Written returns the one value the package gives v (its declaration, one
+// assignment, or one key of a composite literal, as a constructor's
+// &client{retryOn: map[int]bool{...}}). A variable written twice, through
+// an index (s[429] = true), by delete or clear, or whose address is taken
+// may hold anything: false.
+func (r *Result) Written(v *types.Var) (Written, bool) {
+	if v == nil || v.Pkg() != r.pass.Pkg || (v.IsField() && v.Exported()) {
+		return Written{}, false
+	}
+	w := r.writes[v]
+	if w == nil || w.n != 1 {
+		return Written{}, false
+	}
+	return w.Written, true
+}
+
+// indexWrites records, in one walk of the package, every write of every
+// variable: what Written answers.
+func (r *Result) indexWrites() {
+	info := r.pass.TypesInfo
+	r.writes = map[*types.Var]*written{}
+	get := func(e ast.Expr) *written {
+		var obj types.Object
+		switch e := ast.Unparen(e).(type) {
+		case *ast.Ident:
+			obj = info.ObjectOf(e)
+		case *ast.SelectorExpr:
+			obj = info.Uses[e.Sel]
+		}
+		v, ok := obj.(*types.Var)
+		if !ok {
+			return nil
+		}
+		w := r.writes[v]
+		if w == nil {
+			w = &written{}
+			r.writes[v] = w
+		}
+		return w
+	}
+	// root: the variable an element (s[k], *p) belongs to.
+	root := func(e ast.Expr) (ast.Expr, bool) {
+		direct := true
+		for {
+			switch x := ast.Unparen(e).(type) {
+			case *ast.IndexExpr:
+				e, direct = x.X, false
+			case *ast.StarExpr:
+				e, direct = x.X, false
+			default:
+				return e, direct
+			}
+		}
+	}
+	for _, f := range r.pass.Files {
+		ast.Inspect(f, func(n ast.Node) bool {
+			switch n := n.(type) {
+			case *ast.ValueSpec:
+				for i, id := range n.Names {
+					if w := get(id); w != nil {
+						w.n++
+						w.Value = nil
+						if len(n.Values) == len(n.Names) {
+							w.Value = n.Values[i]
+						}
+					}
+				}
+			case *ast.KeyValueExpr:
+				if id, ok := n.Key.(*ast.Ident); ok {
+					if v, ok := info.Uses[id].(*types.Var); ok && v.IsField() {
+						w := get(id)
+						w.n++
+						w.Value = n.Value
+					}
+				}
+			case *ast.AssignStmt:
+				for i, lhs := range n.Lhs {
+					target, direct := root(lhs)
+					w := get(target)
+					if w == nil {
+						continue
+					}
+					if !direct {
+						w.n += 2 // s[k] = v: the set changes
+						continue
+					}
+					w.n++
+					w.Value, w.CommaOK, w.First = nil, nil, nil
+					if n.Tok != token.ASSIGN && n.Tok != token.DEFINE {
+						continue // x += d
+					}
+					switch {
+					case len(n.Lhs) == len(n.Rhs):
+						w.Value = n.Rhs[i]
+					case len(n.Rhs) == 1 && len(n.Lhs) == 2 && i == 1:
+						w.CommaOK, _ = ast.Unparen(n.Rhs[0]).(*ast.IndexExpr)
+					}
+					if len(n.Rhs) == 1 && len(n.Lhs) > 1 && i == 0 {
+						w.First, _ = ast.Unparen(n.Rhs[0]).(*ast.CallExpr)
+					}
+				}
+			case *ast.IncDecStmt:
+				if target, _ := root(n.X); get(target) != nil {
+					get(target).n += 2
+				}
+			case *ast.UnaryExpr:
+				if n.Op == token.AND {
+					if w := get(n.X); w != nil {
+						w.n += 2 // address taken: may change
+					}
+				}
+			case *ast.CallExpr:
+				// delete(s, k), clear(s)
+				if id, ok := ast.Unparen(n.Fun).(*ast.Ident); ok && (id.Name == "delete" || id.Name == "clear") && len(n.Args) > 0 {
+					if _, ok := info.Uses[id].(*types.Builtin); ok {
+						if target, _ := root(n.Args[0]); get(target) != nil {
+							get(target).n += 2
+						}
+					}
+				}
+			}
+			return true
+		})
+	}
+}
