@@ -97,3 +97,10 @@ func TestRetryAfterOnly429(t *testing.T) {
 func TestResendOnMissing(t *testing.T) {
 	analysistest.Run(t, testdata(t), retrytimeout.Analyzer, "./resend")
 }
+
+// TestRequestInField: a context carried inside the client's own request
+// type bounds the retry, so a wait that ignores it is reported; a field
+// that only ever carries Background is not.
+func TestRequestInField(t *testing.T) {
+	analysistest.Run(t, testdata(t), retrytimeout.Analyzer, "./reqfield")
+}
