@@ -42,3 +42,16 @@ func TestInterfaces(t *testing.T) {
 	}
 	analysistest.Run(t, dir, doubleretry.Analyzer, "./iface/run", "./iface/local", "./iface/stream")
 }
+
+// TestTwoSources: a client local given the shared client or a copy of its
+// settings has the count both agree on (5, not a library default assumed);
+// a field set by an option a caller may pass leaves the constructor's
+// value; sources that disagree claim no count.
+func TestTwoSources(t *testing.T) {
+	testmod.Download(t, "testdata")
+	dir, err := filepath.Abs("testdata")
+	if err != nil {
+		t.Fatal(err)
+	}
+	analysistest.Run(t, dir, doubleretry.Analyzer, "./twosrc/...")
+}

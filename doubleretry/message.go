@@ -167,6 +167,9 @@ func (c *checker) isDefault(li retrymodel.LayerInfo) bool {
 	if l := c.byPosn[li.Posn]; l != nil && l.Kind == li.Kind {
 		return l.Policy.Attempts.Default
 	}
+	if li.ByDefault {
+		return true // a client's own default, which an option can change
+	}
 	switch vendorOf(nil, li, nil) {
 	case openai, anthropic, aws:
 		return li.Attempts == 3

@@ -64,6 +64,10 @@ func (c *checker) uncancellableWait(l *retrymodel.Layer, attemptOnly string) boo
 			w.ctx, w.ctxName = ctxVar, ctxVar.Name()
 		} else if req, ok := c.requestInScope(l, n.Pos()); ok {
 			w.ctxName = req.Name() + ".Context()" // the request carries the caller's context
+		} else if req, ok := c.wrappedRequest(l, n.Pos()); ok {
+			w.ctxName = req + ".Context()" // reqfield.go: a field holds the request
+		} else if req, ok := c.carriedRequest(l, n.Pos()); ok {
+			w.ctxName = req + ".Context()" // reqfield.go: the operation that waits is handed it
 		} else {
 			continue
 		}

@@ -90,3 +90,17 @@ func TestAttemptFloor(t *testing.T) {
 func TestRetryAfterOnly429(t *testing.T) {
 	analysistest.Run(t, testdata(t), retrytimeout.Analyzer, "./retryafter429")
 }
+
+// TestResendOnMissing: a write sent again because its answer lacks a part
+// success needs is a retry (its fixed waits have no jitter); a read asking
+// again, or a test of a particular state, is not.
+func TestResendOnMissing(t *testing.T) {
+	analysistest.Run(t, testdata(t), retrytimeout.Analyzer, "./resend")
+}
+
+// TestRequestInField: a context carried inside the client's own request
+// type bounds the retry, so a wait that ignores it is reported; a field
+// that only ever carries Background is not.
+func TestRequestInField(t *testing.T) {
+	analysistest.Run(t, testdata(t), retrytimeout.Analyzer, "./reqfield")
+}

@@ -86,6 +86,11 @@ func rhDefaults(pos token.Pos) rhPolicy {
 func (p *callCtx) resolveRetryableClient(e ast.Expr) rhPolicy {
 	x, vars := p.origin(e)
 	rc := rhDefaults(token.NoPos)
+	if x == nil {
+		if joined, ok := p.retryableFromSources(vars, 0); ok {
+			return joined // joinsources.go: a local given a client on each path
+		}
+	}
 	switch x := x.(type) {
 	case *ast.CallExpr:
 		if !p.calleeIs(x, pkgRetryableHTTP, "", "NewClient") {
@@ -111,9 +116,15 @@ func (p *callCtx) resolveRetryableClient(e ast.Expr) rhPolicy {
 	default:
 		return p.importedRetryableClient(x, rc)
 	}
+	optMax := false
 	for _, s := range p.setsOn(vars) {
+		if p.optionSet(s) {
+			optMax = optMax || s.name == "RetryMax"
+			continue // joinsources.go: an option a caller may pass; the constructor's value is the default
+		}
 		p.rhField(&rc, s.name, s.rhs)
 	}
+	rc.max.Default = rc.max.Default || optMax && rc.max.Known
 	if p.escaped(vars) {
 		// handed to a function that may configure it
 		u := unknownVal(rc.pos)

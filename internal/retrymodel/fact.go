@@ -114,6 +114,7 @@ type LayerInfo struct {
 	AttemptsKnown bool
 	Unbounded     bool
 	Assumed       bool   // attempts are an SDK/library default assumed, not seen configured
+	ByDefault     bool   // attempts are the client's default, which an option a caller may pass changes (joinsources.go)
 	ClientPosn    string // where the client was built (SDK and Client layers)
 	Waits         []time.Duration
 	WaitsAtLeast  bool          // each wait is at least the one listed

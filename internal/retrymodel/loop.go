@@ -411,6 +411,10 @@ func (p *pkgCtx) keepRetried(loop ast.Node, body *ast.BlockStmt, cond ast.Expr, 
 				retried[v] = true // a status test of no visible direction
 				return false
 			}
+			if c == unknownPath && ifs.Else == nil && p.blockLeavesAny(ifs.Body) && p.resentOnMissing(ifs.Cond, t) {
+				retried[v] = true // resend.go: a write answered without what success needs
+				return false
+			}
 			switch c {
 			case failurePath:
 				if !p.mentionsErr(ifs.Cond, t) && v != nil {
@@ -848,6 +852,9 @@ func (p *pkgCtx) walkPaths(stmts []ast.Stmt, at path, loop ast.Node, s *loopShap
 				continue
 			}
 			c := p.condIs(st.Cond, s, false)
+			if c == unknownPath && at == successPath && st.Else == nil && p.blockLeaves(st.Body, loop) && p.resentOnMissing(st.Cond, s) {
+				c = successPath // resend.go: a write answered without what success needs
+			}
 			if c == unknownPath && at != failurePath && p.ifStatusTest(st, s) {
 				// A status test of no known direction (slices.Contains(retryable,
 				// code), !isRetryable(resp.StatusCode), m[code]): the branch

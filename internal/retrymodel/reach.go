@@ -254,6 +254,7 @@ func (p *pkgCtx) layerInfo(l *Layer) LayerInfo {
 		Name:          l.Name,
 		Posn:          p.short(l.Pos),
 		Assumed:       l.Policy.Assumed,
+		ByDefault:     l.Policy.Attempts.Default && l.Kind == Client,
 		Waits:         l.Policy.Waits,
 		WaitsAtLeast:  l.Policy.WaitsAtLeast,
 		DeadlineAware: l.Policy.DeadlineAware,
