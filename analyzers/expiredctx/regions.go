@@ -21,6 +21,7 @@ type expiry struct {
 	lit        *ast.FuncLit  // deferred function literal (success guards apply)
 	only       *ast.CallExpr // a direct defer: only this call
 	deferPos   token.Pos
+	bounded    *ast.CallExpr // the call whose failure branch this is (bounded.go)
 }
 
 func (c *checker) checked(r ctxRef, check, start, end token.Pos) *expiry {
