@@ -103,3 +103,43 @@ func (c *checker) computeFacts() {
 		c.pass.ExportObjectFact(fn, f)
 	}
 }
+
+// implFact returns the WritesFact of a method of this package that
+// implements the interface method m: a call through the interface reaches
+// that write (a NodePoolManager whose Kubernetes implementation updates
+// the node). Some implementation suffices; the others (a fake for tests, a
+// second backend) do not make the call safe on a done context.
+func (c *checker) implFact(m *types.Func) (*types.Func, *WritesFact) {
+	sig, ok := m.Type().(*types.Signature)
+	if !ok || sig.Recv() == nil {
+		return nil, nil
+	}
+	iface, ok := sig.Recv().Type().Underlying().(*types.Interface)
+	if !ok {
+		return nil, nil
+	}
+	var best *types.Func
+	for fn := range c.facts {
+		if fn.Name() != m.Name() || (best != nil && fn.Pos() > best.Pos()) {
+			continue
+		}
+		fsig := fn.Type().(*types.Signature)
+		if fsig.Recv() == nil {
+			continue
+		}
+		recv := fsig.Recv().Type()
+		if p, ok := recv.(*types.Pointer); ok {
+			recv = p.Elem()
+		}
+		if types.IsInterface(recv) {
+			continue
+		}
+		if types.Implements(recv, iface) || types.Implements(types.NewPointer(recv), iface) {
+			best = fn
+		}
+	}
+	if best == nil {
+		return nil, nil
+	}
+	return best, c.facts[best]
+}

@@ -73,6 +73,11 @@ func (c *checker) classify(call *ast.CallExpr) *write {
 		w.via = "writes through " + f.Via + " at " + f.Posn
 		return w
 	}
+	if impl, f := c.implFact(fn); f != nil && f.Param == ctxArg {
+		w.kind = kindOf(fn.Name(), f.Kind)
+		w.via = "reaches " + recvName(impl) + "." + impl.Name() + ", which writes through " + f.Via + " at " + f.Posn
+		return w
+	}
 	if ctxArg == 0 && grpcMethod(sig) && hasVerb(fn.Name(), grpcVerbs...) {
 		w.kind = kindOf(fn.Name(), "write")
 		return w
