@@ -7,11 +7,12 @@ import (
 	"go/types"
 
 	"golang.org/x/tools/go/ast/astutil"
+	"golang.org/x/tools/go/types/typeutil"
 
 	"github.com/retryvet/retryvet/internal/retrymodel"
 )
 
-// This file finds the failure paths of the call a deadline was put on for:
+// This file finds the failure paths of the calls a deadline bounds:
 //
 //	ctx, cancel := context.WithTimeout(ctx, s.startTimeout)
 //	defer cancel()
@@ -22,16 +23,13 @@ import (
 //
 // Most code never tests for context.DeadlineExceeded: it records the
 // failure, whatever it was, on the context it has. When the failure was the
-// deadline, that record fails too. The bounded call is the first call given
-// the new context that returns an error: the deadline was put there for it.
-// Later calls on the same context are not taken (a reconcile-wide timeout
-// bounds many calls, most of them quick writes to the store the status goes
-// to, where a fresh context would not save the write); nor a bounded call
-// that is itself a write, or a call on the same client as the write (both
-// go to the same backend: when it is too slow for one, it is for the other).
+// deadline, that record fails too. Not taken: a failing call and a write
+// that go to the same backend (the same client, or the same store package,
+// read through the implementations' WritesFacts): when it is too slow for
+// one, it is for the other, and a fresh context would not save the write.
 
-// bounded returns, for each function, the failure branches of the call its
-// deadline bounds, as expiries of that deadline's context.
+// bounded returns, for each function that puts a deadline on a context,
+// the failure branches of the calls given that context, as expiries of it.
 func (c *checker) bounded() []*expiry {
 	var out []*expiry
 	c.insp.Preorder([]ast.Node{(*ast.FuncDecl)(nil), (*ast.FuncLit)(nil)}, func(n ast.Node) {
@@ -46,76 +44,61 @@ func (c *checker) bounded() []*expiry {
 			return
 		}
 		var sets []ctxSet
+		var calls []*ast.CallExpr
 		inspectOwn(body, func(n ast.Node) {
-			if as, ok := n.(*ast.AssignStmt); ok {
-				if s, ok := c.ctxSetOf(as); ok && s.deadline && !s.ref.sel {
+			switch n := n.(type) {
+			case *ast.AssignStmt:
+				if s, ok := c.ctxSetOf(n); ok && s.deadline && !s.ref.sel {
 					sets = append(sets, s)
 				}
+			case *ast.CallExpr:
+				calls = append(calls, n)
 			}
 		})
 		for _, s := range sets {
-			call := c.firstFallible(body, s)
-			if call == nil || c.classify(call) != nil {
-				continue
-			}
-			branch := c.failureBranch(body, call)
-			if branch == nil {
-				continue
-			}
 			d := "deadline"
 			if s.dur != "" {
 				d = "deadline of " + s.dur
 			}
-			out = append(out, &expiry{
-				ctx: s.ref, start: branch.Pos(), end: branch.End(), after: s.pos, check: call.Pos(),
-				rank: 4, bounded: call,
-				when: fmt.Sprintf(" after %s failed on it: when that call ran out of the %s set at %s",
-					calleeText(call), d, c.short(s.pos)),
-			})
+			for _, call := range calls {
+				if call.Pos() <= s.pos || c.contextFunc(call) != "" || !returnsError(c.info, call) || !c.givenCtx(call, s) {
+					continue
+				}
+				branch := c.failureBranch(body, call)
+				if branch == nil {
+					continue
+				}
+				out = append(out, &expiry{
+					ctx: s.ref, start: branch.Pos(), end: branch.End(), after: s.pos, check: call.Pos(),
+					rank: 4, bounded: call, boundedStore: c.storeOf(call),
+					when: fmt.Sprintf(" after %s failed on it: when that call ran out of the %s set at %s",
+						calleeText(call), d, c.short(s.pos)),
+				})
+			}
 		}
 	})
 	return out
 }
 
-// firstFallible returns the first call of body after the deadline s is set
-// that is given s's context (or one derived from it) and returns an error;
-// nil when the context is handed on in any other way first (stored,
-// captured by a function literal, sent), since what then runs first is not
-// known.
-func (c *checker) firstFallible(body *ast.BlockStmt, s ctxSet) *ast.CallExpr {
-	var first *ast.CallExpr
-	stop := false
-	ast.Inspect(body, func(n ast.Node) bool {
-		if stop || n == nil {
-			return false
-		}
-		if n.Pos() < s.pos && n.End() <= s.pos {
-			return false
-		}
-		switch n := n.(type) {
-		case *ast.FuncLit:
-			if n.Pos() > s.pos && c.mentions(n, s) {
-				stop = true // the literal may run first (a goroutine, a retry callback)
-			}
-			return false
-		case *ast.CallExpr:
-			if n.Pos() < s.pos {
-				return true // the WithTimeout itself
-			}
-			if !c.givenCtx(n, s) {
-				return true
-			}
-			if c.contextFunc(n) != "" {
-				return true // a child context: its calls come later in the walk
-			}
-			if returnsError(c.info, n) {
-				first, stop = n, true
-			}
-			return true
-		}
-		return true
-	})
-	return first
+// storeOf names the store package a call goes to: a write's (classify),
+// a read of a well-known store, or the store an interface method's
+// implementation writes to; "" when not known.
+func (c *checker) storeOf(call *ast.CallExpr) string {
+	if w := c.classify(call); w != nil {
+		return w.store
+	}
+	fn, ok := typeutil.Callee(c.info, call).(*types.Func)
+	if !ok || fn.Pkg() == nil {
+		return ""
+	}
+	fn = fn.Origin()
+	if _, table := known(fn.Pkg().Path(), recvName(fn), fn.Name(), call, c.info); table {
+		return fn.Pkg().Path()
+	}
+	if _, f := c.implFact(fn); f != nil {
+		return f.Store
+	}
+	return ""
 }
 
 // givenCtx reports whether call has an argument that is s's context or
@@ -127,18 +110,6 @@ func (c *checker) givenCtx(call *ast.CallExpr, s ctxSet) bool {
 		}
 	}
 	return false
-}
-
-// mentions reports whether the function literal uses s's context variable.
-func (c *checker) mentions(lit *ast.FuncLit, s ctxSet) bool {
-	found := false
-	ast.Inspect(lit.Body, func(n ast.Node) bool {
-		if id, ok := n.(*ast.Ident); ok && c.info.Uses[id] == s.ref.v {
-			found = true
-		}
-		return !found
-	})
-	return found
 }
 
 // failureBranch finds the branch that runs when call's error is not nil:
@@ -235,11 +206,15 @@ func returnsError(info *types.Info, call *ast.CallExpr) bool {
 	}
 }
 
-// sameClient reports whether the bounded call and the write are made on
-// the same client (r.client.Get, then r.client.Status().Update).
-func sameClient(a, b *ast.CallExpr) bool {
-	ra, rb := recvRoot(a), recvRoot(b)
-	return ra != "" && ra == rb
+// sameBackend reports whether the bounded call of e and the write w go
+// to the same backend: the same client (r.client.Get, then
+// r.client.Status().Update), or the same store package.
+func sameBackend(e *expiry, w *write) bool {
+	ra, rb := recvRoot(e.bounded), recvRoot(w.call)
+	if ra != "" && ra == rb {
+		return true
+	}
+	return e.boundedStore != "" && e.boundedStore == w.store
 }
 
 // recvRoot renders the receiver a method call starts from, up to its first

@@ -47,7 +47,9 @@ type checker struct {
 	module  string
 	assigns map[*types.Var][]assign
 	facts   map[*types.Func]*WritesFact // facts of this package's functions
-	fixed   map[ast.Node]map[string]bool
+
+	depWriters map[string][]*types.Func // methods of other packages with a WritesFact, by name (fact.go)
+	fixed      map[ast.Node]map[string]bool
 
 	doneFacts map[*types.Func]*doneSummary // this package's functions that fail on a done ctx (done.go)
 	unread    map[*ast.CallExpr]bool       // calls whose error nobody reads (cancelled.go)
@@ -139,7 +141,7 @@ func (c *checker) applies(e *expiry, w *write) bool {
 	if e.lit != nil && c.successOnly(call, e.lit) {
 		return false
 	}
-	if e.bounded != nil && sameClient(e.bounded, call) {
+	if e.bounded != nil && sameBackend(e, w) {
 		return false // one backend: too slow for the call, too slow for the write
 	}
 	return true

@@ -18,6 +18,7 @@ type WritesFact struct {
 	Kind  string // "status write", "release", ...
 	Via   string // the call that does the work: db.ExecContext
 	Posn  string // where: store/store.go:31
+	Store string // the store package the work goes to, "" when not known (bounded.go compares backends)
 }
 
 // AFact marks WritesFact as an analysis fact.
@@ -91,6 +92,7 @@ func (c *checker) computeFacts() {
 							Kind:  kindOf(cd.fn.Name(), w.kind),
 							Via:   w.callee,
 							Posn:  c.short(call.Pos()),
+							Store: w.store,
 						}
 						changed = true
 						break calls
@@ -119,8 +121,8 @@ func (c *checker) implFact(m *types.Func) (*types.Func, *WritesFact) {
 		return nil, nil
 	}
 	var best *types.Func
-	for fn := range c.facts {
-		if fn.Name() != m.Name() || (best != nil && fn.Pos() > best.Pos()) {
+	for _, fn := range c.writingMethods(m.Name()) {
+		if best != nil && !before(fn, best, c.pass.Pkg) {
 			continue
 		}
 		fsig := fn.Type().(*types.Signature)
@@ -141,5 +143,40 @@ func (c *checker) implFact(m *types.Func) (*types.Func, *WritesFact) {
 	if best == nil {
 		return nil, nil
 	}
-	return best, c.facts[best]
+	return best, c.factOf(best)
+}
+
+// writingMethods lists the methods named name that have a WritesFact: this
+// package's (so far, during computeFacts), then the dependencies'.
+func (c *checker) writingMethods(name string) []*types.Func {
+	var out []*types.Func
+	for fn := range c.facts {
+		if fn.Name() == name {
+			out = append(out, fn)
+		}
+	}
+	if c.depWriters == nil {
+		c.depWriters = make(map[string][]*types.Func)
+		for _, of := range c.pass.AllObjectFacts() {
+			if _, ok := of.Fact.(*WritesFact); !ok {
+				continue
+			}
+			if fn, ok := of.Object.(*types.Func); ok && fn.Pkg() != c.pass.Pkg {
+				c.depWriters[fn.Name()] = append(c.depWriters[fn.Name()], fn)
+			}
+		}
+	}
+	return append(out, c.depWriters[name]...)
+}
+
+// before orders candidate implementations: this package's first, then by
+// package path and position, so the choice does not depend on map order.
+func before(a, b *types.Func, here *types.Package) bool {
+	if (a.Pkg() == here) != (b.Pkg() == here) {
+		return a.Pkg() == here
+	}
+	if a.Pkg().Path() != b.Pkg().Path() {
+		return a.Pkg().Path() < b.Pkg().Path()
+	}
+	return a.Pos() < b.Pos()
 }
