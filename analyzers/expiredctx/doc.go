@@ -47,7 +47,15 @@
 // r.client.Status().Update), or the same store package (a function or an
 // interface implementation that writes through the same client library as
 // the write): a backend too slow for one call is too slow for the next, and
-// a fresh context would not save the write. Deadlines a caller sets are not
+// a fresh context would not save the write. Nor when the failing call
+// cannot run out of time: its callee in this package does nothing with its
+// context, or, through an interface, every real implementation here does
+// nothing with it (a configurator that only sets names), not counting
+// adapters (a func type, a struct of func fields), chains that forward to
+// the same method, and stubs (a type whose methods only return zero
+// values, a Nop client); with no real implementation in sight the
+// implementation is elsewhere, a plug-in point that may well be slow.
+// Deadlines a caller sets are not
 // seen: a context received as a parameter, or read from a state bag, has a
 // deadline the function does not know of.
 //
