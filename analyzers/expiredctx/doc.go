@@ -35,6 +35,30 @@
 //     expired; and in deferred calls registered before the defer cancel()
 //     of their context, which runs first.
 //
+// It also knows where ctx may have expired without any test: in a function
+// that puts a deadline on ctx (context.WithTimeout, WithDeadline), in the
+// `if err != nil` branch of a call given ctx (or a context derived from it)
+// whose error the branch tests. Most code records every failure the same
+// way, whatever it was; when the failure was the deadline, the record made
+// on ctx fails at once too (a requeue after provider.Start timed out; a
+// reconciler's status update after a call to the external API used up the
+// reconcile's one-minute deadline). Not when the failing call and the
+// write go to the same backend: the same client (r.client.Get, then
+// r.client.Status().Update), or the same store package (a function or an
+// interface implementation that writes through the same client library as
+// the write): a backend too slow for one call is too slow for the next, and
+// a fresh context would not save the write. Nor when the failing call
+// cannot run out of time: its callee in this package does nothing with its
+// context, or, through an interface, every real implementation here does
+// nothing with it (a configurator that only sets names), not counting
+// adapters (a func type, a struct of func fields), chains that forward to
+// the same method, and stubs (a type whose methods only return zero
+// values, a Nop client); with no real implementation in sight the
+// implementation is elsewhere, a plug-in point that may well be slow.
+// Deadlines a caller sets are not
+// seen: a context received as a parameter, or read from a state bag, has a
+// deadline the function does not know of.
+//
 // There it reports a call that is given that context, or one derived from it
 // without context.WithoutCancel, to work that must happen. What counts as
 // such work is decided precisely, never by a method name on an arbitrary type:
@@ -67,7 +91,11 @@
 //     interfaces named for logging, tracing, metrics, events or caches;
 //   - the project's own functions in any package, through a fact: a function
 //     that passes its context parameter to such work (directly or through
-//     another such function) "writes with its ctx parameter".
+//     another such function) "writes with its ctx parameter";
+//   - a method of any interface whose implementation in this package or a
+//     dependency writes with that context parameter (a NodePoolManager
+//     whose Kubernetes implementation updates the node): some
+//     implementation suffices, a fake for tests does not make it safe.
 //
 // Not reported: logging, tracing and metrics; reads; cache writes; calls
 // that take no context; a context made fresh before the call
@@ -133,7 +161,9 @@
 // WithTimeout, WithDeadline or WithCancel, or makes afresh on each turn of a
 // loop: that is a per-attempt context the code times out on purpose (a
 // pool's dial-recovery loop), and detaching the write from it changes what
-// the loop does. The finding is still reported there.
+// the loop does. The finding is still reported there. (It is offered for a
+// write in the failure branch of a call under a deadline the function makes
+// once, outside any loop: detaching that write is the fix.)
 //
 // Bad:
 //

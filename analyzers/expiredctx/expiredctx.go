@@ -47,7 +47,9 @@ type checker struct {
 	module  string
 	assigns map[*types.Var][]assign
 	facts   map[*types.Func]*WritesFact // facts of this package's functions
-	fixed   map[ast.Node]map[string]bool
+
+	depWriters map[string][]*types.Func // methods of other packages with a WritesFact, by name (fact.go)
+	fixed      map[ast.Node]map[string]bool
 
 	doneFacts map[*types.Func]*doneSummary // this package's functions that fail on a done ctx (done.go)
 	unread    map[*ast.CallExpr]bool       // calls whose error nobody reads (cancelled.go)
@@ -78,6 +80,7 @@ func run(pass *analysis.Pass) (any, error) {
 		exps = append(exps, c.regions(f)...)
 	}
 	exps = append(exps, c.deferred()...)
+	exps = append(exps, c.bounded()...)
 	reported := make(map[*ast.CallExpr]bool)
 	if len(exps) == 0 {
 		c.cancelledUses(reported)
@@ -138,6 +141,9 @@ func (c *checker) applies(e *expiry, w *write) bool {
 	if e.lit != nil && c.successOnly(call, e.lit) {
 		return false
 	}
+	if e.bounded != nil && sameBackend(e, w) {
+		return false // one backend: too slow for the call, too slow for the write
+	}
 	return true
 }
 
@@ -159,8 +165,12 @@ func (c *checker) report(f *ast.File, w *write, e *expiry) {
 	if e.deferred {
 		kind = "deferred " + kind
 	}
-	msg := fmt.Sprintf("%s uses %s%s: %s; run it on context.WithoutCancel(%s) with its own timeout",
-		kind, ctxText, e.when, what, ctxText)
+	sep := ": "
+	if e.bounded != nil {
+		sep = ", " // when already ends in a clause: "... set at x.go:29, Requeue fails at once"
+	}
+	msg := fmt.Sprintf("%s uses %s%s%s%s; run it on context.WithoutCancel(%s) with its own timeout",
+		kind, ctxText, e.when, sep, what, ctxText)
 	diag := analysis.Diagnostic{Pos: w.call.Pos(), End: w.call.End(), Message: msg}
 	if fix, ok := c.fix(f, w, e); ok {
 		diag.SuggestedFixes = []analysis.SuggestedFix{fix}

@@ -18,6 +18,7 @@ type WritesFact struct {
 	Kind  string // "status write", "release", ...
 	Via   string // the call that does the work: db.ExecContext
 	Posn  string // where: store/store.go:31
+	Store string // the store package the work goes to, "" when not known (bounded.go compares backends)
 }
 
 // AFact marks WritesFact as an analysis fact.
@@ -91,6 +92,7 @@ func (c *checker) computeFacts() {
 							Kind:  kindOf(cd.fn.Name(), w.kind),
 							Via:   w.callee,
 							Posn:  c.short(call.Pos()),
+							Store: w.store,
 						}
 						changed = true
 						break calls
@@ -102,4 +104,79 @@ func (c *checker) computeFacts() {
 	for fn, f := range c.facts {
 		c.pass.ExportObjectFact(fn, f)
 	}
+}
+
+// implFact returns the WritesFact of a method of this package that
+// implements the interface method m: a call through the interface reaches
+// that write (a NodePoolManager whose Kubernetes implementation updates
+// the node). Some implementation suffices; the others (a fake for tests, a
+// second backend) do not make the call safe on a done context.
+func (c *checker) implFact(m *types.Func) (*types.Func, *WritesFact) {
+	sig, ok := m.Type().(*types.Signature)
+	if !ok || sig.Recv() == nil {
+		return nil, nil
+	}
+	iface, ok := sig.Recv().Type().Underlying().(*types.Interface)
+	if !ok {
+		return nil, nil
+	}
+	var best *types.Func
+	for _, fn := range c.writingMethods(m.Name()) {
+		if best != nil && !before(fn, best, c.pass.Pkg) {
+			continue
+		}
+		fsig := fn.Type().(*types.Signature)
+		if fsig.Recv() == nil {
+			continue
+		}
+		recv := fsig.Recv().Type()
+		if p, ok := recv.(*types.Pointer); ok {
+			recv = p.Elem()
+		}
+		if types.IsInterface(recv) {
+			continue
+		}
+		if types.Implements(recv, iface) || types.Implements(types.NewPointer(recv), iface) {
+			best = fn
+		}
+	}
+	if best == nil {
+		return nil, nil
+	}
+	return best, c.factOf(best)
+}
+
+// writingMethods lists the methods named name that have a WritesFact: this
+// package's (so far, during computeFacts), then the dependencies'.
+func (c *checker) writingMethods(name string) []*types.Func {
+	var out []*types.Func
+	for fn := range c.facts {
+		if fn.Name() == name {
+			out = append(out, fn)
+		}
+	}
+	if c.depWriters == nil {
+		c.depWriters = make(map[string][]*types.Func)
+		for _, of := range c.pass.AllObjectFacts() {
+			if _, ok := of.Fact.(*WritesFact); !ok {
+				continue
+			}
+			if fn, ok := of.Object.(*types.Func); ok && fn.Pkg() != c.pass.Pkg {
+				c.depWriters[fn.Name()] = append(c.depWriters[fn.Name()], fn)
+			}
+		}
+	}
+	return append(out, c.depWriters[name]...)
+}
+
+// before orders candidate implementations: this package's first, then by
+// package path and position, so the choice does not depend on map order.
+func before(a, b *types.Func, here *types.Package) bool {
+	if (a.Pkg() == here) != (b.Pkg() == here) {
+		return a.Pkg() == here
+	}
+	if a.Pkg().Path() != b.Pkg().Path() {
+		return a.Pkg().Path() < b.Pkg().Path()
+	}
+	return a.Pos() < b.Pos()
 }

@@ -34,7 +34,9 @@ func (c *checker) fix(f *ast.File, w *write, e *expiry) (analysis.SuggestedFix, 
 		return analysis.SuggestedFix{}, false
 	}
 	path, _ := astutil.PathEnclosingInterval(f, w.call.Pos(), w.call.End())
-	if c.ownContext(path, e.ctx) {
+	if c.ownContext(path, e.ctx) && (e.bounded == nil || loopAround(path, e.after)) {
+		// A context made here on purpose; but a write after a failure under
+		// a deadline made once (bounded.go) detaches from it as it should.
 		return analysis.SuggestedFix{}, false
 	}
 	var stmt ast.Stmt
@@ -256,6 +258,23 @@ func cancels(info *types.Info, call *ast.CallExpr) bool {
 	switch fn.Name() {
 	case "WithTimeout", "WithDeadline", "WithCancel", "WithTimeoutCause", "WithDeadlineCause", "WithCancelCause":
 		return true
+	}
+	return false
+}
+
+// loopAround reports whether a loop of the function enclosing path (the
+// path of a node, innermost first) contains pos: a context made there is
+// made afresh on each turn.
+func loopAround(path []ast.Node, pos token.Pos) bool {
+	for _, n := range path {
+		switch n := n.(type) {
+		case *ast.FuncDecl, *ast.FuncLit:
+			return false
+		case *ast.ForStmt, *ast.RangeStmt:
+			if n.Pos() <= pos && pos < n.End() {
+				return true
+			}
+		}
 	}
 	return false
 }

@@ -11,16 +11,18 @@ import (
 
 // An expiry is a stretch of code where a context is known to be done.
 type expiry struct {
-	ctx        ctxRef
-	start, end token.Pos // the region
-	after      token.Pos // reassignments of ctx after this point are followed
-	check      token.Pos // where the code learned it
-	when       string    // for the message: " after it expired (checked at w/w.go:52)"
-	rank       int       // 0 checks, 1 cancel order, 2 deadline, 3 retry
-	deferred   bool
-	lit        *ast.FuncLit  // deferred function literal (success guards apply)
-	only       *ast.CallExpr // a direct defer: only this call
-	deferPos   token.Pos
+	ctx          ctxRef
+	start, end   token.Pos // the region
+	after        token.Pos // reassignments of ctx after this point are followed
+	check        token.Pos // where the code learned it
+	when         string    // for the message: " after it expired (checked at w/w.go:52)"
+	rank         int       // 0 checks, 1 cancel order, 2 deadline, 3 retry
+	deferred     bool
+	lit          *ast.FuncLit  // deferred function literal (success guards apply)
+	only         *ast.CallExpr // a direct defer: only this call
+	deferPos     token.Pos
+	bounded      *ast.CallExpr // the call whose failure branch this is (bounded.go)
+	boundedStore string        // the store package it goes to, "" when not known
 }
 
 func (c *checker) checked(r ctxRef, check, start, end token.Pos) *expiry {

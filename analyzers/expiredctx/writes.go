@@ -20,6 +20,7 @@ type write struct {
 	kind   string   // "status write", "release", "ack", "publish", "delete", "commit", "write", "shutdown"
 	callee string   // as written: w.store.MarkDone
 	via    string   // for project functions: "writes through db.ExecContext at store/store.go:31"
+	store  string   // the store package the write goes to (database/sql, the controller-runtime client), "" when not known
 }
 
 // classify decides whether call is work that must happen and which
@@ -63,6 +64,7 @@ func (c *checker) classify(call *ast.CallExpr) *write {
 			return nil
 		}
 		w.kind = k
+		w.store = path
 		return w
 	}
 	if f := c.factOf(fn); f != nil {
@@ -71,6 +73,13 @@ func (c *checker) classify(call *ast.CallExpr) *write {
 		}
 		w.kind = kindOf(fn.Name(), f.Kind)
 		w.via = "writes through " + f.Via + " at " + f.Posn
+		w.store = f.Store
+		return w
+	}
+	if impl, f := c.implFact(fn); f != nil && f.Param == ctxArg {
+		w.kind = kindOf(fn.Name(), f.Kind)
+		w.via = "reaches " + recvName(impl) + "." + impl.Name() + ", which writes through " + f.Via + " at " + f.Posn
+		w.store = f.Store
 		return w
 	}
 	if ctxArg == 0 && grpcMethod(sig) && hasVerb(fn.Name(), grpcVerbs...) {
@@ -464,7 +473,7 @@ func (c *checker) gormWrite(call *ast.CallExpr, fn *types.Func) *write {
 			return nil
 		}
 		if isel.Sel.Name == "WithContext" && len(inner.Args) == 1 {
-			return &write{call: call, ctx: inner.Args[0], callee: calleeText(call), kind: kindOf(fn.Name(), "write")}
+			return &write{call: call, ctx: inner.Args[0], callee: calleeText(call), kind: kindOf(fn.Name(), "write"), store: fn.Pkg().Path()}
 		}
 		x = isel.X
 	}

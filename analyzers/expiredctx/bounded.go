@@ -1,0 +1,242 @@
+package expiredctx
+
+import (
+	"fmt"
+	"go/ast"
+	"go/token"
+	"go/types"
+
+	"golang.org/x/tools/go/ast/astutil"
+	"golang.org/x/tools/go/types/typeutil"
+
+	"github.com/retryvet/retryvet/internal/retrymodel"
+)
+
+// This file finds the failure paths of the calls a deadline bounds:
+//
+//	ctx, cancel := context.WithTimeout(ctx, s.startTimeout)
+//	defer cancel()
+//	inst, err := s.provider.Start(ctx, attrs)
+//	if err != nil {
+//		job.Requeue(ctx) // when Start ran out of time, ctx has expired
+//	}
+//
+// Most code never tests for context.DeadlineExceeded: it records the
+// failure, whatever it was, on the context it has. When the failure was the
+// deadline, that record fails too. Not taken: a failing call and a write
+// that go to the same backend (the same client, or the same store package,
+// read through the implementations' WritesFacts): when it is too slow for
+// one, it is for the other, and a fresh context would not save the write.
+
+// bounded returns, for each function that puts a deadline on a context,
+// the failure branches of the calls given that context, as expiries of it.
+func (c *checker) bounded() []*expiry {
+	var out []*expiry
+	c.insp.Preorder([]ast.Node{(*ast.FuncDecl)(nil), (*ast.FuncLit)(nil)}, func(n ast.Node) {
+		var body *ast.BlockStmt
+		switch n := n.(type) {
+		case *ast.FuncDecl:
+			body = n.Body
+		case *ast.FuncLit:
+			body = n.Body
+		}
+		if body == nil {
+			return
+		}
+		var sets []ctxSet
+		var calls []*ast.CallExpr
+		inspectOwn(body, func(n ast.Node) {
+			switch n := n.(type) {
+			case *ast.AssignStmt:
+				if s, ok := c.ctxSetOf(n); ok && s.deadline && !s.ref.sel {
+					sets = append(sets, s)
+				}
+			case *ast.CallExpr:
+				calls = append(calls, n)
+			}
+		})
+		for _, s := range sets {
+			d := "deadline"
+			if s.dur != "" {
+				d = "deadline of " + s.dur
+			}
+			for _, call := range calls {
+				if call.Pos() <= s.pos || c.contextFunc(call) != "" || !returnsError(c.info, call) || !c.givenCtx(call, s) {
+					continue
+				}
+				branch := c.failureBranch(body, call)
+				if branch == nil || c.noIO(call) {
+					continue // no failure test, or a call that does nothing with ctx (noio.go)
+				}
+				out = append(out, &expiry{
+					ctx: s.ref, start: branch.Pos(), end: branch.End(), after: s.pos, check: call.Pos(),
+					rank: 4, bounded: call, boundedStore: c.storeOf(call),
+					when: fmt.Sprintf(" after %s failed on it: when that call ran out of the %s set at %s",
+						calleeText(call), d, c.short(s.pos)),
+				})
+			}
+		}
+	})
+	return out
+}
+
+// storeOf names the store package a call goes to: a write's (classify),
+// a read of a well-known store, or the store an interface method's
+// implementation writes to; "" when not known.
+func (c *checker) storeOf(call *ast.CallExpr) string {
+	if w := c.classify(call); w != nil {
+		return w.store
+	}
+	fn, ok := typeutil.Callee(c.info, call).(*types.Func)
+	if !ok || fn.Pkg() == nil {
+		return ""
+	}
+	fn = fn.Origin()
+	if _, table := known(fn.Pkg().Path(), recvName(fn), fn.Name(), call, c.info); table {
+		return fn.Pkg().Path()
+	}
+	if _, f := c.implFact(fn); f != nil {
+		return f.Store
+	}
+	return ""
+}
+
+// givenCtx reports whether call has an argument that is s's context or
+// derived from it.
+func (c *checker) givenCtx(call *ast.CallExpr, s ctxSet) bool {
+	for _, a := range call.Args {
+		if tv, ok := c.info.Types[a]; ok && retrymodel.IsContext(tv.Type) && c.descends(a, s.ref, call.Pos(), s.pos, 0) {
+			return true
+		}
+	}
+	return false
+}
+
+// failureBranch finds the branch that runs when call's error is not nil:
+// the body of `if err != nil`, where err is assigned from call in the if's
+// own init or in the statement right before the if.
+func (c *checker) failureBranch(body *ast.BlockStmt, call *ast.CallExpr) *ast.BlockStmt {
+	path, _ := astutil.PathEnclosingInterval(c.fileOf(body), call.Pos(), call.End())
+	i := 0
+	for i < len(path) && path[i] != call {
+		i++
+	}
+	for i+1 < len(path) {
+		if _, ok := path[i+1].(*ast.ParenExpr); !ok {
+			break
+		}
+		i++
+	}
+	if i+2 >= len(path) {
+		return nil
+	}
+	a, ok := path[i+1].(*ast.AssignStmt)
+	if !ok || len(a.Rhs) != 1 {
+		return nil
+	}
+	if is, ok := path[i+2].(*ast.IfStmt); ok && is.Init == a {
+		return c.errBranch(is, a)
+	}
+	list := stmtList(path[i+2])
+	for j, st := range list {
+		if st == a && j+1 < len(list) {
+			if is, ok := list[j+1].(*ast.IfStmt); ok && is.Init == nil {
+				return c.errBranch(is, a)
+			}
+		}
+	}
+	return nil
+}
+
+// errBranch returns is.Body when is tests err != nil for the error that
+// assignment a takes from its call.
+func (c *checker) errBranch(is *ast.IfStmt, a *ast.AssignStmt) *ast.BlockStmt {
+	if len(a.Lhs) == 0 {
+		return nil
+	}
+	id, ok := astutil.Unparen(a.Lhs[len(a.Lhs)-1]).(*ast.Ident)
+	if !ok || id.Name == "_" {
+		return nil
+	}
+	v, _ := c.info.Defs[id].(*types.Var)
+	if v == nil {
+		v, _ = c.info.Uses[id].(*types.Var)
+	}
+	if v == nil || !isError(v.Type()) {
+		return nil
+	}
+	be, ok := astutil.Unparen(is.Cond).(*ast.BinaryExpr)
+	if !ok || be.Op != token.NEQ {
+		return nil
+	}
+	x, y := astutil.Unparen(be.X), astutil.Unparen(be.Y)
+	if isNil(c.info, x) {
+		x, y = y, x
+	}
+	xid, ok := x.(*ast.Ident)
+	if !ok || c.info.Uses[xid] != v || !isNil(c.info, y) {
+		return nil
+	}
+	return is.Body
+}
+
+func stmtList(n ast.Node) []ast.Stmt {
+	switch n := n.(type) {
+	case *ast.BlockStmt:
+		return n.List
+	case *ast.CaseClause:
+		return n.Body
+	case *ast.CommClause:
+		return n.Body
+	}
+	return nil
+}
+
+// returnsError reports whether call's last result is an error.
+func returnsError(info *types.Info, call *ast.CallExpr) bool {
+	tv, ok := info.Types[call]
+	if !ok {
+		return false
+	}
+	switch t := tv.Type.(type) {
+	case *types.Tuple:
+		return t.Len() > 0 && isError(t.At(t.Len()-1).Type())
+	default:
+		return t != nil && isError(t)
+	}
+}
+
+// sameBackend reports whether the bounded call of e and the write w go
+// to the same backend: the same client (r.client.Get, then
+// r.client.Status().Update), or the same store package.
+func sameBackend(e *expiry, w *write) bool {
+	ra, rb := recvRoot(e.bounded), recvRoot(w.call)
+	if ra != "" && ra == rb {
+		return true
+	}
+	return e.boundedStore != "" && e.boundedStore == w.store
+}
+
+// recvRoot renders the receiver a method call starts from, up to its first
+// call: r.client in r.client.Status().Update; "" for a plain function.
+func recvRoot(call *ast.CallExpr) string {
+	sel, ok := astutil.Unparen(call.Fun).(*ast.SelectorExpr)
+	if !ok {
+		return ""
+	}
+	e := sel.X
+	for {
+		switch x := astutil.Unparen(e).(type) {
+		case *ast.CallExpr:
+			s, ok := astutil.Unparen(x.Fun).(*ast.SelectorExpr)
+			if !ok {
+				return ""
+			}
+			e = s.X
+			continue
+		case *ast.Ident, *ast.SelectorExpr:
+			return types.ExprString(x)
+		}
+		return ""
+	}
+}
