@@ -3,7 +3,7 @@
 //
 // # Analyzer retrystatus
 //
-// retrystatus: retry classifiers that enumerate 5xx, retry permanent codes, treat every 429 as transient, stop retrying 429 and 5xx, or are missing from a remote retry
+// retrystatus: retry classifiers that enumerate 5xx, retry permanent codes, treat every 429 as transient, stop retrying 429 and 5xx, are read the wrong way round, or are missing from a remote retry
 //
 // A retry is a classifier before it is a curve: the predicate that decides
 // whether a failure is worth another attempt. retrystatus reads the retry
@@ -68,9 +68,22 @@
 //     throttling or 5xx, or returns false in branches that test both. A
 //     throttled or failing request then fails at once. Giving up on only
 //     one of the two is a policy and is quiet.
+//   - A classifier's verdict read the wrong way round: a function that
+//     returns (retry bool, err error), true for 5xx with the error set
+//     (every return that may be true carries a non-nil error), whose
+//     first result a caller reads as success: `ok, err := r.Check(code)`,
+//     `if !ok { return false, err }`, then `return true, nil`. On a 5xx or
+//     a 429 the error is dropped and the caller returns none, so the
+//     failure counts as done and nothing retries it. Quiet when the error
+//     is read where the verdict is true too (handed on, wrapped, tested
+//     first), inside a retry (dropping it to go round again is right),
+//     when a later return gives an error of its own, and for a success
+//     verdict (true with a nil error).
 //
 // A classifier may return a tuple: in `retry, delay, err := classify(err)`
-// the first result is the decision.
+// the first result is the decision. A bool variable the classifier assigns
+// more than once (retry := code/100 == 5; ...; retry = true) is followed
+// along each path, and code/100 == K tests the class of the code.
 //
 // A code is reported only when the decision names it: an == comparison,
 // a case, a set or list, or a range check from a 4xx code (code >= 400).

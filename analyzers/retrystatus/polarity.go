@@ -5,6 +5,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"strings"
 
 	"golang.org/x/tools/go/types/typeutil"
 )
@@ -62,7 +63,8 @@ func (ck *checker) errOnTrue(d *ast.FuncDecl) bool {
 }
 
 // nonNilErr recognises an error value that is never nil: errors.New,
-// fmt.Errorf, or a composite literal (or its address).
+// fmt.Errorf (and their pkg/errors, xerrors and cockroachdb forms), or a
+// composite literal (or its address).
 func (ck *checker) nonNilErr(e ast.Expr) bool {
 	switch e := ast.Unparen(e).(type) {
 	case *ast.CompositeLit:
@@ -75,10 +77,18 @@ func (ck *checker) nonNilErr(e ast.Expr) bool {
 		if fn == nil || fn.Pkg() == nil {
 			return false
 		}
-		p, name := fn.Pkg().Path(), fn.Name()
-		return p == "errors" && name == "New" || p == "fmt" && name == "Errorf"
+		return newErrorFuncs[fn.Pkg().Path()+"."+fn.Name()]
 	}
 	return false
+}
+
+// newErrorFuncs always return a new error (never nil); Wrap and the like
+// return nil for a nil error and are not here.
+var newErrorFuncs = map[string]bool{
+	"errors.New": true, "fmt.Errorf": true,
+	"github.com/pkg/errors.New": true, "github.com/pkg/errors.Errorf": true,
+	"golang.org/x/xerrors.New": true, "golang.org/x/xerrors.Errorf": true,
+	"github.com/cockroachdb/errors.New": true, "github.com/cockroachdb/errors.Newf": true, "github.com/cockroachdb/errors.Errorf": true,
 }
 
 func isErrorType(t types.Type) bool {
@@ -127,9 +137,10 @@ func (ck *checker) polarity() {
 		ast.Inspect(f, func(n ast.Node) bool {
 			var body *ast.BlockStmt
 			var ft *ast.FuncType
+			name := "the function"
 			switch n := n.(type) {
 			case *ast.FuncDecl:
-				body, ft = n.Body, n.Type
+				body, ft, name = n.Body, n.Type, n.Name.Name
 			case *ast.FuncLit:
 				body, ft = n.Body, n.Type
 			default:
@@ -147,7 +158,7 @@ func (ck *checker) polarity() {
 				case *ast.FuncLit:
 					return false // checked as a function of its own
 				case *ast.AssignStmt:
-					ck.polarityAt(m, body)
+					ck.polarityAt(m, body, name)
 				}
 				return true
 			})
@@ -158,7 +169,7 @@ func (ck *checker) polarity() {
 
 // polarityAt checks one `v, err := call` in a function body that returns
 // an error.
-func (ck *checker) polarityAt(as *ast.AssignStmt, body *ast.BlockStmt) {
+func (ck *checker) polarityAt(as *ast.AssignStmt, body *ast.BlockStmt, caller string) {
 	if len(as.Lhs) != 2 || len(as.Rhs) != 1 {
 		return
 	}
@@ -271,6 +282,15 @@ func (ck *checker) polarityAt(as *ast.AssignStmt, body *ast.BlockStmt) {
 		return
 	}
 	ck.reportOnce(as.Pos(), "polarity", fmt.Sprintf(
-		"%s is read as success, but %s returns it as the retry verdict (true for %s, with the error set): on those codes the error is dropped and the function returns nil, so the failure counts as done and is never retried; return the verdict as retry, or test the error first",
-		bID.Name, fn.Name(), joinCodes(codes, false)))
+		"%s reads %s's first result (%s) as success, but it is the retry verdict (true for %s, with the error set): on those codes the error is dropped and %s returns nil, so the failure counts as done and is never retried; hand the verdict on as retry, or test the error first",
+		caller, fn.Name(), bID.Name, andCodes(codes), caller))
+}
+
+// andCodes renders "429, 500 and 503".
+func andCodes(cs []int) string {
+	s := joinCodes(cs, false)
+	if i := strings.LastIndex(s, ", "); i >= 0 {
+		s = s[:i] + " and " + s[i+2:]
+	}
+	return s
 }

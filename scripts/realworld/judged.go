@@ -145,7 +145,10 @@ func parseJudged(name string, r interface{ Read([]byte) (int, error) }) (*judged
 				j.Kind = val
 			case "packages":
 				for _, p := range strings.Fields(val) {
-					if strings.HasPrefix(p, "/") || strings.HasPrefix(p, "-") {
+					// -test=false (the vet tool's flag: leave _test.go files
+					// out) is the one flag allowed: for a pin whose test files
+					// do not compile, so go vet would skip the package.
+					if strings.HasPrefix(p, "/") || strings.HasPrefix(p, "-") && p != "-test=false" {
 						return nil, bad("package pattern %q must be relative to the module (./...)", p)
 					}
 					j.Packages = append(j.Packages, p)

@@ -11,6 +11,7 @@ require (
 	github.com/elastic/elastic-transport-go/v8 v8.9.0
 	github.com/hashicorp/go-retryablehttp v0.7.8
 	github.com/openai/openai-go/v3 v3.98.0
+	github.com/pkg/errors v0.9.1
 	github.com/sethvargo/go-retry v0.5.0
 	k8s.io/apimachinery v0.37.2
 	k8s.io/client-go v0.37.2

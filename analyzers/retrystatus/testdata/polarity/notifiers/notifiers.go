@@ -127,7 +127,7 @@ func (n *Notifier) send(ctx context.Context, req *http.Request) error {
 		return err
 	}
 	defer resp.Body.Close()
-	ok, err := classify(resp.StatusCode) // want `ok is read as success, but classify returns it as the retry verdict \(true for 429, 500, 502, 503, 504, with the error set\)`
+	ok, err := classify(resp.StatusCode) // want `send reads classify's first result \(ok\) as success, but it is the retry verdict \(true for 429, 500, 502, 503 and 504, with the error set\)`
 	if ok {
 		log.Printf("sent to %s", n.channel)
 	} else {

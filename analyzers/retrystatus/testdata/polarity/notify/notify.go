@@ -1,12 +1,14 @@
 // Package notify holds status classifiers shaped like alertmanager's
 // notify.Retrier: Check returns (retry, err), true for 5xx and the codes
-// configured; Accepted returns (ok, err), true on success.
+// configured, its error made by github.com/pkg/errors as alertmanager's
+// is; Accepted returns (ok, err), true on success.
 package notify
 
 import (
-	"errors"
 	"fmt"
 	"io"
+
+	"github.com/pkg/errors"
 )
 
 // Retrier decides whether a failed notification is sent again.

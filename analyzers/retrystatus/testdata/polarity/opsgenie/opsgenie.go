@@ -26,7 +26,7 @@ func (n *Notifier) Notify(ctx context.Context, reqs ...*http.Request) (bool, err
 		}
 		defer resp.Body.Close()
 
-		success, err := n.retrier.Check(resp.StatusCode, resp.Body) // want `success is read as success, but Check returns it as the retry verdict \(true for 500, 502, 503, 504, with the error set\): on those codes the error is dropped and the function returns nil, so the failure counts as done and is never retried; return the verdict as retry, or test the error first`
+		success, err := n.retrier.Check(resp.StatusCode, resp.Body) // want `Notify reads Check's first result \(success\) as success, but it is the retry verdict \(true for 500, 502, 503 and 504, with the error set\): on those codes the error is dropped and Notify returns nil, so the failure counts as done and is never retried; hand the verdict on as retry, or test the error first`
 		if !success {
 			return false, err
 		}
