@@ -38,7 +38,8 @@
 // It also knows where ctx may have expired without any test: in a function
 // that puts a deadline on ctx (context.WithTimeout, WithDeadline), in the
 // `if err != nil` branch of a call given ctx (or a context derived from it)
-// whose error the branch tests. Most code records every failure the same
+// whose error the branch tests (the if holds the call in its init, or comes
+// right after it; an error tested further down is not followed yet). Most code records every failure the same
 // way, whatever it was; when the failure was the deadline, the record made
 // on ctx fails at once too (a requeue after provider.Start timed out; a
 // reconciler's status update after a call to the external API used up the
