@@ -140,9 +140,7 @@ func (c *checker) failureBranch(body *ast.BlockStmt, call *ast.CallExpr) *ast.Bl
 	list := stmtList(path[i+2])
 	for j, st := range list {
 		if st == a && j+1 < len(list) {
-			if is, ok := list[j+1].(*ast.IfStmt); ok && is.Init == nil {
-				return c.errBranch(is, a)
-			}
+			return c.pendingBranch(list, j, a) // the next if, or a later one while err is pending (pending.go)
 		}
 	}
 	return nil

@@ -38,8 +38,9 @@
 // It also knows where ctx may have expired without any test: in a function
 // that puts a deadline on ctx (context.WithTimeout, WithDeadline), in the
 // `if err != nil` branch of a call given ctx (or a context derived from it)
-// whose error the branch tests (the if holds the call in its init, or comes
-// right after it; an error tested further down is not followed yet). Most code records every failure the same
+// whose error the branch tests: the next if, or a later one while the error
+// is still the call's (assigned in between only inside `if err == nil`,
+// the success path). Most code records every failure the same
 // way, whatever it was; when the failure was the deadline, the record made
 // on ctx fails at once too (a requeue after provider.Start timed out; a
 // reconciler's status update after a call to the external API used up the
@@ -93,6 +94,12 @@
 //   - the project's own functions in any package, through a fact: a function
 //     that passes its context parameter to such work (directly or through
 //     another such function) "writes with its ctx parameter";
+//   - etcd ops built as values: the client's Do(ctx, op), or a project
+//     helper that hands its op parameter to it (a fact: "does etcd op param
+//     N"), is a write where op is made by OpPut, OpDelete or OpTxn, followed
+//     through variables, struct fields of literals and the package's
+//     functions that return it (an operation layer's Txn or atomic op Do);
+//     with an OpGet it is a read;
 //   - a method of any interface whose implementation in this package or a
 //     dependency writes with that context parameter (a NodePoolManager
 //     whose Kubernetes implementation updates the node): some

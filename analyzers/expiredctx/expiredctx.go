@@ -33,7 +33,7 @@ var Analyzer = &analysis.Analyzer{
 	URL:       analysisdoc.URL(Name),
 	Run:       directive.Filter(Name, run),
 	Requires:  []*analysis.Analyzer{inspect.Analyzer, retrymodel.Analyzer},
-	FactTypes: []analysis.Fact{(*WritesFact)(nil)},
+	FactTypes: []analysis.Fact{(*WritesFact)(nil), (*OpWritesFact)(nil)},
 	// The writes of the package, for doubleretry (result.go).
 	ResultType: reflect.TypeOf((*Writes)(nil)),
 }
@@ -53,6 +53,8 @@ type checker struct {
 
 	doneFacts map[*types.Func]*doneSummary // this package's functions that fail on a done ctx (done.go)
 	unread    map[*ast.CallExpr]bool       // calls whose error nobody reads (cancelled.go)
+
+	opFacts map[*types.Func]*OpWritesFact // this package's functions that do a given etcd op (etcdop.go)
 }
 
 func run(pass *analysis.Pass) (any, error) {
@@ -72,6 +74,7 @@ func run(pass *analysis.Pass) (any, error) {
 		doneFacts: make(map[*types.Func]*doneSummary),
 	}
 	c.indexAssigns()
+	c.computeOpFacts()
 	c.computeFacts()
 	c.computeDoneFacts()
 

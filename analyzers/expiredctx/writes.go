@@ -47,6 +47,9 @@ func (c *checker) classify(call *ast.CallExpr) *write {
 	if w := c.gormWrite(call, fn); w != nil {
 		return w
 	}
+	if w := c.etcdOpWrite(call); w != nil {
+		return w
+	}
 	ctxArg := -1
 	for i := 0; i < sig.Params().Len(); i++ {
 		if retrymodel.IsContext(sig.Params().At(i).Type()) {
