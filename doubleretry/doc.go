@@ -50,7 +50,11 @@
 // or the call, RetryMax = 0, aws.NopRetryer, RetryMaxAttempts = 1) makes one
 // attempt and is not a retry. Retries one after the other, fallback chains
 // that try each model or endpoint once without waiting, and polling loops
-// are not nested retries and are not reported.
+// are not nested retries and are not reported. Nor is a conflict retry
+// (retry.RetryOnConflict, or a classifier that retries only 409,
+// IsConflict, codes.Aborted or SQLSTATE 40001 and stops on the rest),
+// inner or outer: it re-reads and re-writes after losing an
+// optimistic-concurrency race, it does not re-send a failed request.
 //
 // Where it is one edit, a suggested fix turns the SDK's retries off at the
 // client's construction (option.WithMaxRetries(0)), leaving the policy to the

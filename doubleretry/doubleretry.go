@@ -83,8 +83,13 @@ type checker struct {
 }
 
 // retries reports whether the layer can make more than one attempt. A
-// client or SDK call with its retries off makes exactly one.
+// client or SDK call with its retries off makes exactly one. A conflict
+// retry re-reads and re-writes after losing a race; it does not re-send a
+// failed request, so it is no retry layer here (retrymodel conflict.go).
 func retries(l *retrymodel.Layer) bool {
+	if l.Policy.ConflictOnly.IsValid() {
+		return false
+	}
 	n, ok := l.Attempts()
 	return !ok || n > 1
 }
@@ -101,7 +106,7 @@ func nested(outer string, chains []retrymodel.Chain) []retrymodel.Chain {
 			if li.Posn == outer {
 				break // the layer reached again through recursion: a cycle, not a nesting
 			}
-			if li.AttemptsKnown && li.Attempts == 1 {
+			if li.AttemptsKnown && li.Attempts == 1 || li.ConflictOnly {
 				continue
 			}
 			ls = append(ls, li)

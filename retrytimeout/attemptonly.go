@@ -33,6 +33,11 @@ func (c *checker) attemptOnly(l *retrymodel.Layer) string {
 	if pol.DeadlineAware != retrymodel.No || hasLimit(pol.MaxElapsed) || pol.Guard != nil {
 		return ""
 	}
+	// Each attempt first calls with the caller's ctx and stops the retry
+	// when that call fails: a done ctx ends the retry within one wait.
+	if pol.CtxEnds.IsValid() {
+		return ""
+	}
 	// A library bound on purpose to a context that can never be done
 	// (backoff.WithContext(b, context.Background())): no caller's deadline
 	// reaches this code to be ignored, and the schedule is bounded by its

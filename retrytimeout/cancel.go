@@ -31,6 +31,9 @@ import (
 // when the enclosing function's results allow a type-correct return.
 // It reports whether it reported.
 func (c *checker) uncancellableWait(l *retrymodel.Layer, attemptOnly string) bool {
+	if l.Policy.ConflictOnly.IsValid() && attemptOnly == "" {
+		return false // a conflict retry's wait is a short pause before re-reading
+	}
 	// Known waits that add up to less than a second keep a cancelled caller
 	// waiting less than that: not worth a finding (as for attempt-only).
 	if ds, ok := c.waitChoices(l); ok && c.manyWaits(l) && attemptOnly == "" {

@@ -199,7 +199,13 @@
 // client-go's retry.DefaultRetry and retry.DefaultBackoff (jitter 0.1,
 // waits that total well under a second). avast/retry-go's defaults have
 // jitter but neither a context nor an elapsed limit: without
-// retry.Context(ctx) they are reported as attempt-only.
+// retry.Context(ctx) they are reported as attempt-only. A conflict retry
+// (one that retries only 409, IsConflict, codes.Aborted or SQLSTATE 40001
+// and stops on every other failure) re-reads after a lost race and spreads
+// no crowd of failed clients: no jitter or cancellation finding. An
+// attempt whose first call takes the caller's ctx and stops the retry
+// when it fails (if err != nil { return backoff.Permanent(err) }) ends the
+// retry within one wait of ctx being done: not attempt-only.
 //
 // Bad:
 //

@@ -16,6 +16,9 @@ import (
 // are left alone: their problem is not synchronisation.
 func (c *checker) noJitter(l *retrymodel.Layer) {
 	pol := &l.Policy
+	if pol.ConflictOnly.IsValid() {
+		return // a conflict retry spreads no crowd of failed clients
+	}
 	if pol.Jitter == retrymodel.Unknown && len(pol.Waits) == 0 {
 		// Waits folded from production values are a fixed function of
 		// the attempt: no random part.

@@ -104,3 +104,11 @@ func TestResendOnMissing(t *testing.T) {
 func TestRequestInField(t *testing.T) {
 	analysistest.Run(t, testdata(t), retrytimeout.Analyzer, "./reqfield")
 }
+
+// TestConflictRetries: a retry of conflicts only needs no jitter, and one
+// whose attempts first call with the caller's ctx and stop on its failure
+// is bounded by that ctx; retries of every error or of 409 and 503 are
+// still judged.
+func TestConflictRetries(t *testing.T) {
+	analysistest.Run(t, testdata(t), retrytimeout.Analyzer, "./conflict")
+}

@@ -196,6 +196,7 @@ func (p *pkgCtx) findLayers() {
 			}
 			if l != nil {
 				l.Func, l.FuncNode = fn, fnNode
+				p.conflictPolicy(l) // conflict.go
 				p.res.Layers = append(p.res.Layers, l)
 				p.res.byNode[l.Node] = l
 			}

@@ -128,6 +128,7 @@ type LayerInfo struct {
 	MaxElapsed    time.Duration
 	DeadlineAware Tri
 	Remote        bool
+	ConflictOnly  bool // retries only conflicts (Policy.ConflictOnly)
 }
 
 func (c Chain) String() string {

@@ -798,6 +798,7 @@ func (p *callCtx) k8sRetryLayer(call *ast.CallExpr, fn *types.Func) *Layer {
 		l = &Layer{Kind: Library, Name: "retry.RetryOnConflict"}
 		p.setOperation(l, call.Args[1])
 		l.Policy.Notes = append(l.Policy.Notes, "retries only conflicts (errors.IsConflict)")
+		l.Policy.ConflictOnly = call.Pos()
 	default:
 		return nil
 	}

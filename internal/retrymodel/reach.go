@@ -259,6 +259,7 @@ func (p *pkgCtx) layerInfo(l *Layer) LayerInfo {
 		WaitsAtLeast:  l.Policy.WaitsAtLeast,
 		DeadlineAware: l.Policy.DeadlineAware,
 		Remote:        l.Remote == Yes,
+		ConflictOnly:  l.Policy.ConflictOnly.IsValid(),
 	}
 	if l.Func != nil {
 		li.Func = funcName(l.Func)

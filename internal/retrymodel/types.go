@@ -184,6 +184,14 @@ type Policy struct {
 	// Codes is a classifier given as data (library_data.go): the status
 	// codes an option retries (RetryOnStatus: []int{502, 503}). Nil else.
 	Codes *CodeSet
+	// ConflictOnly is the classifier's conflict test when the layer
+	// retries only conflicts (409, IsConflict, codes.Aborted, 40001) and
+	// stops on every other failure (conflict.go); NoPos otherwise.
+	ConflictOnly token.Pos
+	// CtxEnds is the first call of each attempt when it takes the
+	// caller's context and its failure stops the retry: a done ctx then
+	// ends the retry within one wait (conflict.go). NoPos otherwise.
+	CtxEnds token.Pos
 	// Decisions are the conditions in the retried region that test the
 	// operation's error or response and choose between another attempt and
 	// giving up (or returning the result).

@@ -46,10 +46,10 @@ func pushOnce(ctx context.Context, url string) error {
 	})
 }
 
-// Sync: RetryOnConflict (DefaultRetry, 5 steps) around a function that runs
-// its own wait.ExponentialBackoff (4 steps): 20 requests.
+// Sync: RetryOnConflict around a wait.ExponentialBackoff: the outer layer
+// re-runs only after a lost optimistic-concurrency race, no retry layer: quiet.
 func Sync(ctx context.Context, url string) error {
-	return retry.RetryOnConflict(retry.DefaultRetry, func() error { // want `retry.RetryOnConflict \(5 attempts\) at kube/kube.go:52 wraps wait.ExponentialBackoff \(4 attempts\) at kube/kube.go:35 \(through kube.pushOnce\): up to 20 requests per call; pick one layer: drop the inner wait.ExponentialBackoff at kube/kube.go:35, or drop this retry.RetryOnConflict`
+	return retry.RetryOnConflict(retry.DefaultRetry, func() error {
 		return pushOnce(ctx, url)
 	})
 }
