@@ -42,6 +42,18 @@ func TestParseJudgedGood(t *testing.T) {
 	}
 }
 
+// -test=false is the one flag a packages header may hold: for a pin whose
+// test files do not compile, so that go vet does not skip the package.
+func TestParseJudgedTestFalse(t *testing.T) {
+	j, err := parseJudged("acme_llm.tsv", strings.NewReader(strings.Replace(goodTSV, "# packages: ./client/...", "# packages: -test=false ./client/...", 1)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(j.Packages, " "); got != "-test=false ./client/... ./internal/retry" {
+		t.Errorf("packages = %q", got)
+	}
+}
+
 func TestParseJudgedMalformed(t *testing.T) {
 	headers := strings.SplitAfter(goodTSV, "\n")[:5]
 	head := strings.Join(headers, "")
@@ -67,6 +79,7 @@ func TestParseJudgedMalformed(t *testing.T) {
 		{"row before headers", strings.Join(headers[:2], "") + "retrytimeout\ta.go:3\tfine\tx\n", `x.tsv:3: row before the "kind" header`},
 		{"missing header", strings.Join(headers[:4], ""), `x.tsv: missing header "module"`},
 		{"module outside", strings.Replace(head, "# module: sdk", "# module: ../sdk", 1), `x.tsv:5: module "../sdk"`},
+		{"other flag", strings.Replace(head, "# packages: ./client/...", "# packages: -tags=x ./client/...", 1), `x.tsv:4: package pattern "-tags=x" must be relative`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := parseJudged("x.tsv", strings.NewReader(tc.text))
