@@ -48,8 +48,14 @@
 // write go to the same backend: the same client (r.client.Get, then
 // r.client.Status().Update), or the same store package (a function or an
 // interface implementation that writes through the same client library as
-// the write): a backend too slow for one call is too slow for the next, and
-// a fresh context would not save the write. Nor when the failing call
+// the write): a backend too slow for one call is often too slow for the
+// next, and a fresh context may not save the write. That exception is a
+// choice for precision, not a proof: such writes are lost too
+// (crossplane/crossplane#6571, a status update after a Get used up the
+// deadline; keboola's fix f0bb6bd8, etcd writes after an etcd operation
+// timed out), and those are missed. Without it the analyzer would report
+// every kube API call of a reconciler that is followed by its status
+// update. Nor when the failing call
 // cannot run out of time: its callee in this package does nothing with its
 // context, or, through an interface, every real implementation here does
 // nothing with it (a configurator that only sets names), not counting
