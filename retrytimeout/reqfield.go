@@ -242,7 +242,7 @@ func (c *checker) requestNeverDoneIn(e ast.Expr, seen map[*types.Var]bool) bool 
 	for _, a := range call.Args {
 		t := info.TypeOf(a)
 		switch {
-		case t != nil && isContext(t):
+		case t != nil && retrymodel.IsContext(t):
 			if !c.neverDone(a, map[*types.Var]bool{}) {
 				return false
 			}
@@ -257,27 +257,13 @@ func (c *checker) requestNeverDoneIn(e ast.Expr, seen map[*types.Var]bool) bool 
 	return true
 }
 
-func isContext(t types.Type) bool {
-	n, ok := types.Unalias(t).(*types.Named)
-	return ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == "context" && n.Obj().Name() == "Context"
-}
-
-// declOf finds the declaration of a function of this package.
+// declOf finds the declaration of a function of this package (the
+// model's index).
 func (c *checker) declOf(fn *types.Func) *ast.FuncDecl {
-	if fn == nil || fn.Pkg() != c.pass.Pkg {
+	if fn == nil {
 		return nil
 	}
-	for _, f := range c.pass.Files {
-		if fn.Pos() < f.Pos() || fn.Pos() > f.End() {
-			continue
-		}
-		for _, d := range f.Decls {
-			if fd, ok := d.(*ast.FuncDecl); ok && c.pass.TypesInfo.Defs[fd.Name] == fn.Origin() {
-				return fd
-			}
-		}
-	}
-	return nil
+	return c.res.Decl(fn.Origin())
 }
 
 // paramVars lists a declaration's parameters in order (nil for a blank or

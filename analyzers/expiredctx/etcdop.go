@@ -223,21 +223,10 @@ func (c *checker) writeOp(e ast.Expr, field string, depth int) bool {
 	return false
 }
 
-// declOf finds the declaration of a function of this package.
+// declOf finds the declaration of a function of this package (the
+// model's index).
 func (c *checker) declOf(fn *types.Func) *ast.FuncDecl {
-	if fn.Pkg() != c.pass.Pkg {
-		return nil
-	}
-	for _, f := range c.pass.Files {
-		if f.Pos() <= fn.Pos() && fn.Pos() < f.End() {
-			for _, d := range f.Decls {
-				if fd, ok := d.(*ast.FuncDecl); ok && fd.Name.Pos() == fn.Pos() {
-					return fd
-				}
-			}
-		}
-	}
-	return nil
+	return c.model.Decl(fn.Origin())
 }
 
 // paramIndex returns the index of the parameter e names, or -1.
