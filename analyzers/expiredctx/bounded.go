@@ -32,17 +32,7 @@ import (
 // the failure branches of the calls given that context, as expiries of it.
 func (c *checker) bounded() []*expiry {
 	var out []*expiry
-	c.insp.Preorder([]ast.Node{(*ast.FuncDecl)(nil), (*ast.FuncLit)(nil)}, func(n ast.Node) {
-		var body *ast.BlockStmt
-		switch n := n.(type) {
-		case *ast.FuncDecl:
-			body = n.Body
-		case *ast.FuncLit:
-			body = n.Body
-		}
-		if body == nil {
-			return
-		}
+	c.eachBody(func(fn ast.Node, body *ast.BlockStmt) {
 		var sets []ctxSet
 		var calls []*ast.CallExpr
 		inspectOwn(body, func(n ast.Node) {

@@ -82,15 +82,8 @@ const (
 // cancelledUses reports, in every function of the package, the calls that
 // run on a context whose cancel has already run.
 func (c *checker) cancelledUses(reported map[*ast.CallExpr]bool) {
-	c.insp.Preorder([]ast.Node{(*ast.FuncDecl)(nil), (*ast.FuncLit)(nil)}, func(n ast.Node) {
-		var body *ast.BlockStmt
-		switch n := n.(type) {
-		case *ast.FuncDecl:
-			body = n.Body
-		case *ast.FuncLit:
-			body = n.Body
-		}
-		if body == nil || strings.HasSuffix(c.pass.Fset.File(body.Pos()).Name(), "_test.go") {
+	c.eachBody(func(fn ast.Node, body *ast.BlockStmt) {
+		if strings.HasSuffix(c.pass.Fset.File(body.Pos()).Name(), "_test.go") {
 			return // a test that cancels before a call is testing the cancellation path
 		}
 		var sites []*cancelSite

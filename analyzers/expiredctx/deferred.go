@@ -27,17 +27,7 @@ type ctxSet struct {
 // last-in first-out, so the cancel runs first).
 func (c *checker) deferred() []*expiry {
 	var out []*expiry
-	c.insp.Preorder([]ast.Node{(*ast.FuncDecl)(nil), (*ast.FuncLit)(nil)}, func(n ast.Node) {
-		var body *ast.BlockStmt
-		switch n := n.(type) {
-		case *ast.FuncDecl:
-			body = n.Body
-		case *ast.FuncLit:
-			body = n.Body
-		}
-		if body == nil {
-			return
-		}
+	c.eachBody(func(fn ast.Node, body *ast.BlockStmt) {
 		var sets []ctxSet
 		var defers []*ast.DeferStmt
 		cancelDefer := make(map[*types.Var]token.Pos)
@@ -86,7 +76,7 @@ func (c *checker) deferred() []*expiry {
 			}
 		}
 		for _, l := range c.model.Layers {
-			if l.FuncNode != n || l.Context == nil {
+			if l.FuncNode != fn || l.Context == nil {
 				continue
 			}
 			// Bounded by ctx: it stops when ctx is done (it checks it, or it
@@ -168,6 +158,23 @@ func (c *checker) ctxSetOf(as *ast.AssignStmt) (ctxSet, bool) {
 		s.cancel, _ = obj.(*types.Var)
 	}
 	return s, true
+}
+
+// eachBody calls f with every function declaration and function literal
+// of the package that has a body, and that body.
+func (c *checker) eachBody(f func(fn ast.Node, body *ast.BlockStmt)) {
+	c.insp.Preorder([]ast.Node{(*ast.FuncDecl)(nil), (*ast.FuncLit)(nil)}, func(n ast.Node) {
+		var body *ast.BlockStmt
+		switch n := n.(type) {
+		case *ast.FuncDecl:
+			body = n.Body
+		case *ast.FuncLit:
+			body = n.Body
+		}
+		if body != nil {
+			f(n, body)
+		}
+	})
 }
 
 // inspectOwn visits the nodes of a function body that belong to it, not
