@@ -7,6 +7,8 @@ import (
 
 	"golang.org/x/tools/go/ast/astutil"
 	"golang.org/x/tools/go/types/typeutil"
+
+	"github.com/retryvet/retryvet/internal/retrymodel"
 )
 
 // This file answers "can this call fail because its context ran out?" for
@@ -63,10 +65,7 @@ func ctxParam(sig *types.Signature) int {
 	return -1
 }
 
-func isContextVar(v *types.Var) bool {
-	n, ok := types.Unalias(v.Type()).(*types.Named)
-	return ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == "context" && n.Obj().Name() == "Context"
-}
+func isContextVar(v *types.Var) bool { return retrymodel.IsContext(v.Type()) }
 
 // localImpls returns this package's methods named like m whose receiver
 // implements iface, with their declarations.
