@@ -6,6 +6,7 @@ require (
 	github.com/cenkalti/backoff/v5 v5.0.3
 	github.com/redis/go-redis/v9 v9.7.3
 	go.etcd.io/etcd/client/v3 v3.5.14
+	golang.org/x/sync v0.10.0
 	google.golang.org/grpc v1.67.1
 	gorm.io/gorm v1.25.12
 )
