@@ -164,6 +164,35 @@
 // cancellation path); a context variable that a stored closure may
 // reassign, or whose address is taken.
 //
+// A third rule reports a write inside a closure that captures a context
+// its function cancels on the way out, when the closure escapes the
+// function to run later. A closure sees a captured variable as it is when
+// it runs; by then the function has returned and its defer cancel() (or a
+// cancel() on every path after the escape) has cancelled ctx, so every run
+// fails at once with context.Canceled (asynq's sync retries: the closure
+// sent to the syncer calls the broker on the ctx markAsComplete
+// cancelled). Escaping is taken narrowly, to what certainly outlives the
+// call: the closure, or a value holding it (a composite literal, a pointer
+// to one, a local it was stored in, the result of a constructor of the
+// package), is sent on a channel, stored in a field, element or map entry
+// reached from a parameter, the receiver or a package variable, appended
+// to one, returned, or handed to a function of the package that does one
+// of these with it. The write is recognised as above (the tables, the
+// facts, an interface method whose implementation writes). Goroutines
+// (go statements, errgroup.Go) and closures handed to any other function
+// (a retry layer) are not escapes: a retry runs its closure before
+// returning, and a goroutine that shares the function's context is, as a
+// rule, meant to stop with it (a fan-out the function cancels when it is
+// done). Quiet: a closure that makes or detaches its own context; one
+// capturing a context the function does not cancel (its parameter, the
+// parent of the one it cancels); a value that carries the context along
+// with the closure (its consumer sees that it is done); a function that
+// waits after the escape (a receive, a select, a Wait: a worker that runs
+// the closure and answers); a stored closure read back before the return;
+// a cancel on some paths only; a context or cancel variable assigned
+// twice; test files. No fix is offered: the closure needs a context of
+// its own when it runs (context.WithoutCancel(ctx) with a fresh timeout).
+//
 // The suggested fix inserts, before the statement,
 //
 //	cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)

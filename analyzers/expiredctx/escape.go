@@ -5,6 +5,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"strings"
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/ast/astutil"
@@ -66,6 +67,9 @@ type fnScope struct {
 // their function, on a context that function cancels before it returns.
 func (c *checker) escapedClosures(reported map[*ast.CallExpr]bool) {
 	c.eachBody(func(fn ast.Node, body *ast.BlockStmt) {
+		if strings.HasSuffix(c.pass.Fset.File(body.Pos()).Name(), "_test.go") {
+			return // as in cancelled.go: tests are not judged here
+		}
 		var sites []*cancelSite
 		inspectOwn(body, func(n ast.Node) {
 			if as, ok := n.(*ast.AssignStmt); ok {
@@ -243,9 +247,20 @@ func (c *checker) paramEscapes(caller *fnScope, call *ast.CallExpr, fn *types.Fu
 				}
 			}
 		}
-		return esc.how, true
+		return active(esc.how), true
 	}
 	return "", false
+}
+
+// active turns "sent on p.ch" into "sends it on p.ch", for "handed to
+// p.enqueue, which sends it on p.ch".
+func active(how string) string {
+	for _, r := range [][2]string{{"sent on ", "sends it on "}, {"stored in ", "stores it in "}, {"appended to ", "appends it to "}, {"handed to ", "hands it to "}} {
+		if strings.HasPrefix(how, r[0]) {
+			return r[1] + how[len(r[0]):]
+		}
+	}
+	return how
 }
 
 // argAt returns what the caller gives for parameter j (-1: the receiver).
@@ -276,10 +291,8 @@ func (c *checker) outlives(sc *fnScope, e ast.Expr, deref bool) bool {
 		if v.Pkg() != nil && v.Parent() == v.Pkg().Scope() {
 			return true
 		}
-		if _, ok := sc.params[v]; !ok {
-			return false
-		}
-		return deref || shared(v.Type())
+		_, isParam := sc.params[v]
+		return isParam && deref // a parameter reassigned is only a local
 	case *ast.SelectorExpr:
 		sel := c.info.Selections[e]
 		if sel == nil || sel.Kind() != types.FieldVal {

