@@ -94,7 +94,7 @@ func (c *checker) escapedClosures(reported map[*ast.CallExpr]bool) {
 					if len(writes) == 0 {
 						continue
 					}
-					if c.waitsAfter(sc, esc.at) || c.usedAgain(sc, esc) {
+					if c.busyAfter(sc, esc.at, s) || c.usedAgain(sc, esc) {
 						continue
 					}
 					by, ok := c.deferredCancel(fn, esc.at, s)
@@ -234,7 +234,7 @@ func (c *checker) paramEscapes(caller *fnScope, call *ast.CallExpr, fn *types.Fu
 		if _, ret := esc.at.(*ast.ReturnStmt); ret {
 			continue
 		}
-		if !c.holdsVar(sc, esc.parts, pv, 0) || c.waitsAfter(sc, esc.at) {
+		if !c.holdsVar(sc, esc.parts, pv, 0) || c.busyAfter(sc, esc.at, nil) {
 			continue
 		}
 		// A store into the callee's receiver or parameter outlives the
@@ -525,30 +525,160 @@ func (c *checker) closureWrites(lit *ast.FuncLit, s *cancelSite) []*write {
 	return out
 }
 
-// waitsAfter reports whether the function, after the escape, waits for
-// something: a channel receive, a select, a range over a channel or a call
-// of a method named Wait. A worker that runs the closure may answer, and
-// the function return only then.
-func (c *checker) waitsAfter(sc *fnScope, at ast.Node) bool {
-	found := false
-	inspectOwn(sc.body, func(n ast.Node) {
-		if found || n.Pos() < at.End() {
-			return
+// busyAfter reports whether the function goes on working after the
+// escape, so that the closure may well run while ctx is still live: it
+// waits (a channel receive, a select, a range over a channel), or calls
+// anything but the cancel, builtins, conversions, logging and the
+// formatting and error helpers of the standard library (a Wait, a
+// Serve, a write on ctx: a long-running function that hands work out as
+// it goes, and cancels ctx when it stops). "After" is by position, and
+// for an escape inside a loop the whole loop: the next turn runs it too.
+// Defers registered after the site count (one that waits runs before
+// the cancel registered earlier). s is nil for a helper's body.
+func (c *checker) busyAfter(sc *fnScope, at ast.Node, s *cancelSite) bool {
+	loop := c.outerLoop(sc, at)
+	var sibling *ast.SelectStmt // a send in a select: its other cases are not waits for the closure
+	if path, _ := astutil.PathEnclosingInterval(c.fileOf(at), at.Pos(), at.End()); len(path) > 2 {
+		if cc, ok := path[1].(*ast.CommClause); ok && cc.Comm == at {
+			sibling, _ = path[3].(*ast.SelectStmt)
 		}
-		switch n := n.(type) {
+	}
+	busy := false
+	ast.Inspect(sc.body, func(n ast.Node) bool {
+		if busy || n == nil {
+			return false
+		}
+		if _, ok := n.(*ast.FuncLit); ok {
+			return false
+		}
+		if n == at {
+			return false
+		}
+		if n == sibling {
+			for _, cl := range sibling.Body.List {
+				for _, st := range cl.(*ast.CommClause).Body {
+					ast.Inspect(st, func(m ast.Node) bool {
+						busy = busy || c.busyNode(m, s)
+						return !busy
+					})
+				}
+			}
+			return false
+		}
+		if d, ok := n.(*ast.DeferStmt); ok {
+			if s != nil && d.Pos() > s.stmt.End() && !c.deferOfCancel(d, s) && waits(c.info, d) {
+				busy = true
+			}
+			return false
+		}
+		after := n.Pos() >= at.End() || loop != nil && within(n.Pos(), loop)
+		if after && c.busyNode(n, s) {
+			busy = true
+		}
+		return true
+	})
+	return busy
+}
+
+// busyNode reports a node that waits or works (busyAfter).
+func (c *checker) busyNode(n ast.Node, s *cancelSite) bool {
+	switch n := n.(type) {
+	case *ast.UnaryExpr:
+		return n.Op == token.ARROW
+	case *ast.SelectStmt:
+		return true
+	case *ast.RangeStmt:
+		if t := c.info.TypeOf(n.X); t != nil {
+			_, ch := t.Underlying().(*types.Chan)
+			return ch
+		}
+	case *ast.CallExpr:
+		return !c.idleCall(n, s)
+	}
+	return false
+}
+
+// idleCall reports a call that neither waits nor does work that could
+// keep the function running: the site's cancel, a builtin, a conversion,
+// formatting and errors, logging and metrics.
+func (c *checker) idleCall(call *ast.CallExpr, s *cancelSite) bool {
+	if tv, ok := c.info.Types[call.Fun]; ok && tv.IsType() {
+		return true
+	}
+	if id, ok := astutil.Unparen(call.Fun).(*ast.Ident); ok {
+		if _, ok := c.info.Uses[id].(*types.Builtin); ok {
+			return true
+		}
+	}
+	if s != nil {
+		if _, ok := c.cancelCall(call, s); ok {
+			return true
+		}
+	}
+	fn, ok := typeutil.Callee(c.info, call).(*types.Func)
+	if !ok || fn.Pkg() == nil {
+		return false
+	}
+	switch fn.Pkg().Path() {
+	case "fmt", "errors", "strconv", "strings", "log", "log/slog":
+		return true
+	case "time":
+		return fn.Name() != "Sleep" && fn.Name() != "After" && fn.Name() != "Tick"
+	}
+	sig := fn.Type().(*types.Signature)
+	if sig.Recv() == nil {
+		return false
+	}
+	if fn.Name() == "Error" && sig.Params().Len() == 0 {
+		return true // err.Error()
+	}
+	recv := sig.Recv().Type()
+	if p, ok := recv.(*types.Pointer); ok {
+		recv = p.Elem()
+	}
+	return observability(recv)
+}
+
+// outerLoop returns the outermost loop of the function's own body that
+// holds the node, or nil.
+func (c *checker) outerLoop(sc *fnScope, at ast.Node) ast.Node {
+	path, _ := astutil.PathEnclosingInterval(c.fileOf(at), at.Pos(), at.End())
+	var loop ast.Node
+	for _, n := range path {
+		if n == sc.node {
+			break
+		}
+		switch n.(type) {
+		case *ast.ForStmt, *ast.RangeStmt:
+			loop = n
+		case *ast.FuncLit:
+			return loop
+		}
+	}
+	return loop
+}
+
+// deferOfCancel reports a defer of the site's cancel.
+func (c *checker) deferOfCancel(d *ast.DeferStmt, s *cancelSite) bool {
+	_, ok := c.cancelCall(d.Call, s)
+	return ok
+}
+
+// waits reports a receive, a select or a Wait call in n.
+func waits(info *types.Info, n ast.Node) bool {
+	found := false
+	ast.Inspect(n, func(m ast.Node) bool {
+		switch m := m.(type) {
 		case *ast.UnaryExpr:
-			found = n.Op == token.ARROW
+			found = found || m.Op == token.ARROW
 		case *ast.SelectStmt:
 			found = true
-		case *ast.RangeStmt:
-			if t := c.info.TypeOf(n.X); t != nil {
-				_, found = t.Underlying().(*types.Chan)
-			}
 		case *ast.CallExpr:
-			if sel, ok := astutil.Unparen(n.Fun).(*ast.SelectorExpr); ok && sel.Sel.Name == "Wait" {
+			if sel, ok := astutil.Unparen(m.Fun).(*ast.SelectorExpr); ok && sel.Sel.Name == "Wait" {
 				found = true
 			}
 		}
+		return !found
 	})
 	return found
 }

@@ -189,6 +189,19 @@ func (p *processor) prepareRelease(id string) func() error {
 	}
 }
 
+// Sent in a select that gives up when the caller's context is done: the
+// other case is not a wait for the closure.
+func (p *processor) handOff(parent context.Context, l *Lease, msg *base.TaskMessage) {
+	ctx, cancel := context.WithDeadline(context.Background(), l.Deadline())
+	defer cancel()
+	req := &syncRequest{fn: func() error { return p.broker.Done(ctx, msg) }} // want `p.broker.Done in a closure sent on p.syncRequestCh at escape/escape.go:\d+ runs after handOff returns`
+	select {
+	case p.syncRequestCh <- req:
+	case <-parent.Done():
+		log.Printf("dropped sync of %s", msg.ID)
+	}
+}
+
 // ---- Quiet lookalikes ----
 
 // The closure makes its own context when it runs.
@@ -344,6 +357,37 @@ func (p *processor) releaseBatch(ids []string) {
 		q.push(func() error { return p.rdb.Del(ctx, "lease:"+id).Err() })
 	}
 	q.run()
+}
+
+// A long-running loop hands work out as it goes: the closures run while
+// ctx is live, and stop with it when the loop ends.
+func (p *processor) dispatch(in <-chan string) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	for id := range in {
+		p.syncRequestCh <- &syncRequest{fn: func() error { return p.rdb.Del(ctx, "lease:"+id).Err() }}
+	}
+}
+
+// A callback registered for the life of the server the function runs.
+func (p *processor) serve(srv interface{ Serve() error }) error {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	p.onStop = func() { p.rdb.Del(ctx, "leases") }
+	return srv.Serve()
+}
+
+// A deferred Wait runs before the cancel: the worker finishes first.
+func (p *processor) drainOne(id string) {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+	defer cancel()
+	var wg sync.WaitGroup
+	defer wg.Wait()
+	wg.Add(1)
+	p.syncRequestCh <- &syncRequest{fn: func() error {
+		defer wg.Done()
+		return p.rdb.Del(ctx, "lease:"+id).Err()
+	}}
 }
 
 // A local struct that does not outlive the call.
