@@ -87,7 +87,7 @@ func (c *checker) escapedClosures(reported map[*ast.CallExpr]bool) {
 		for _, esc := range c.escapes(sc, 0) {
 			for _, lit := range c.heldLits(sc, esc.parts, 0) {
 				for _, s := range sites {
-					if lit.Pos() < s.stmt.End() || c.mentions(esc.parts, s.ctx) || c.mentions(esc.carried, s.ctx) {
+					if lit.Pos() < s.stmt.End() || c.carries(sc, esc.parts, s.ctx) || c.carries(sc, esc.carried, s.ctx) || c.testsCtx(lit, s.ctx) {
 						continue
 					}
 					writes := c.closureWrites(lit, s)
@@ -391,6 +391,8 @@ func (c *checker) walkHeld(sc *fnScope, es []ast.Expr, depth int, f func(ast.Exp
 			if x.Op == token.AND {
 				walk(x.X, d+1)
 			}
+		case *ast.StarExpr:
+			walk(x.X, d+1)
 		case *ast.Ident:
 			v, _ := c.info.Uses[x].(*types.Var)
 			if v == nil || seen[v] || v.Pkg() == nil || v.Parent() == v.Pkg().Scope() {
@@ -486,24 +488,53 @@ func isBuiltin(info *types.Info, call *ast.CallExpr, name string) bool {
 
 func within(pos token.Pos, n ast.Node) bool { return n.Pos() <= pos && pos < n.End() }
 
-// mentions reports whether the escaping value also carries the context v
-// (ctx itself, ctx.Done(), a context derived from it), outside function
-// literals: its consumer gets to see that it is done.
-func (c *checker) mentions(parts []ast.Expr, v *types.Var) bool {
+// carries reports whether the escaping value also carries the context v
+// (ctx itself, ctx.Done(), a context derived from it) outside function
+// literals, directly or through what it holds: its consumer gets to see
+// that it is done.
+func (c *checker) carries(sc *fnScope, parts []ast.Expr, v *types.Var) bool {
 	found := false
-	for _, p := range parts {
-		ast.Inspect(p, func(n ast.Node) bool {
-			switch n := n.(type) {
-			case *ast.FuncLit:
-				return false
-			case *ast.Ident:
-				if c.info.Uses[n] == v {
-					found = true
-				}
+	c.walkHeld(sc, parts, 0, func(e ast.Expr) {
+		if !found {
+			found = c.mentions(e, v)
+		}
+	})
+	return found
+}
+
+// mentions reports whether n uses v outside function literals.
+func (c *checker) mentions(n ast.Node, v *types.Var) bool {
+	found := false
+	ast.Inspect(n, func(m ast.Node) bool {
+		switch m := m.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.Ident:
+			if c.info.Uses[m] == v {
+				found = true
 			}
-			return !found
-		})
-	}
+		}
+		return !found
+	})
+	return found
+}
+
+// testsCtx reports a closure that looks at the context itself (ctx.Err(),
+// ctx.Done()): it is written to stop when ctx is done.
+func (c *checker) testsCtx(lit *ast.FuncLit, v *types.Var) bool {
+	found := false
+	ast.Inspect(lit.Body, func(n ast.Node) bool {
+		e, ok := n.(ast.Expr)
+		if !ok {
+			return true
+		}
+		if x, m := c.ctxMethod(e); m == "Err" || m == "Done" {
+			if id, ok := astutil.Unparen(x).(*ast.Ident); ok && c.info.Uses[id] == v {
+				found = true
+			}
+		}
+		return !found
+	})
 	return found
 }
 

@@ -390,6 +390,28 @@ func (p *processor) drainOne(id string) {
 	}}
 }
 
+// The request is filled in afterwards, context included.
+func (p *processor) submitLater(id string) {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+	defer cancel()
+	j := &job{}
+	j.ctx = ctx
+	j.fn = func(context.Context) error { return p.rdb.Del(ctx, "lease:"+id).Err() }
+	p.jobs <- *j
+}
+
+// The closure stops by itself once ctx is done: written to be bound to it.
+func (p *processor) syncUnlessDone(l *Lease, msg *base.TaskMessage) {
+	ctx, cancel := context.WithDeadline(context.Background(), l.Deadline())
+	defer cancel()
+	p.syncRequestCh <- &syncRequest{fn: func() error {
+		if ctx.Err() != nil {
+			return nil
+		}
+		return p.broker.Done(ctx, msg)
+	}}
+}
+
 // A local struct that does not outlive the call.
 func (p *processor) localRequest(id string) error {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
