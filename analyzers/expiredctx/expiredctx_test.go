@@ -17,5 +17,5 @@ func TestExpiredctx(t *testing.T) {
 		t.Fatal(err)
 	}
 	analysistest.RunWithSuggestedFixes(t, dir, expiredctx.Analyzer, "./a", "./deferred", "./worker", "./gormjob", "./perattempt", "./bounded")
-	analysistest.Run(t, dir, expiredctx.Analyzer, "./store", "./quiet", "./rpc", "./cancelled", "./etcdop", "./etcdrotate")
+	analysistest.Run(t, dir, expiredctx.Analyzer, "./store", "./quiet", "./rpc", "./cancelled", "./etcdop", "./etcdrotate", "./cleanup", "./runner", "./unchecked")
 }
