@@ -97,6 +97,21 @@ func (c *checker) computeRunnerFacts() {
 		}
 		return -1
 	}
+	// First the functions that call registered function values themselves;
+	// then, to a fixed point, those that hand their ctx to a runner.
+	for _, cd := range cands {
+	direct:
+		for _, call := range cd.calls {
+			if field, ok := c.registered(cd.decl, call); ok {
+				for _, a := range call.Args {
+					if i := paramOf(cd, a, call); i >= 0 {
+						c.runners[cd.fn] = &RunnerFact{Param: i, Field: field, Posn: c.short(call.Pos())}
+						break direct
+					}
+				}
+			}
+		}
+	}
 	for changed, iter := true, 0; changed && iter < 8; iter++ {
 		changed = false
 		for _, cd := range cands {
@@ -104,14 +119,7 @@ func (c *checker) computeRunnerFacts() {
 				continue
 			}
 			for _, call := range cd.calls {
-				if field, ok := c.registered(cd.decl, call); ok {
-					for _, a := range call.Args {
-						if i := paramOf(cd, a, call); i >= 0 {
-							c.runners[cd.fn] = &RunnerFact{Param: i, Field: field, Posn: c.short(call.Pos())}
-							break
-						}
-					}
-				} else if w, rf := c.runnerCall(call); w != nil {
+				if w, rf := c.runnerCall(call); w != nil {
 					if i := paramOf(cd, w.ctx, call); i >= 0 {
 						f := *rf
 						f.Param = i

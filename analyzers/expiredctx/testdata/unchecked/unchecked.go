@@ -36,12 +36,14 @@ func (o *Operator) closeFile(ctx context.Context, file string) {
 	dbCtx, dbCancel := context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second)
 	defer dbCancel()
 
-	ok, lockErr := o.rdb.SetNX(ctx, "lock/"+file, "me", time.Minute).Result() // want `write uses ctx before the error of o.uploads.WaitForClosing is checked: when that call ran out of the deadline set at unchecked/unchecked.go:31, o.rdb.SetNX fails at once and the write is lost`
-	if lockErr != nil || !ok {
+	// Lock all file operations.
+	release, lockErr := o.LockFile(ctx, file) // want `lock uses ctx before the error of o.uploads.WaitForClosing is checked: when that call ran out of the deadline set at unchecked/unchecked.go:31, o.LockFile fails at once \(it writes through o.rdb.SetNX at unchecked/unchecked.go:\d+\) and the lock is not taken and the work it guards does not run`
+	if lockErr != nil {
 		log.Printf("cannot lock %s: %v", file, lockErr)
 		return
 	}
-	release := func() { o.rdb.Del(ctx, "lock/"+file) } // quiet: defined here, run later
+	_ = o.rdb.Set(ctx, "seen/"+file, "1", time.Hour)   // want `write uses ctx before the error of o.uploads.WaitForClosing is checked`
+	done := func() { o.rdb.Del(ctx, "closing/"+file) } // quiet: defined here, run later
 
 	// Quiet: the success path's write uses dbCtx.
 	if err == nil {
@@ -52,7 +54,25 @@ func (o *Operator) closeFile(ctx context.Context, file string) {
 	if err != nil {
 		o.db.ExecContext(ctx, "UPDATE files SET retries = retries + 1 WHERE name = $1", file) // want `write uses ctx after o.uploads.WaitForClosing failed on it: when that call ran out of the deadline set at unchecked/unchecked.go:31, o.db.ExecContext fails at once`
 	}
+	done()
 	release()
+}
+
+// LockFile takes the file's lock in Redis; the unlock runs on a context of
+// its own.
+func (o *Operator) LockFile(ctx context.Context, file string) (func(), error) { // want LockFile:"lock with ctx param 0 via o.rdb.SetNX"
+	ok, err := o.rdb.SetNX(ctx, "lock/"+file, "me", time.Minute).Result()
+	if err != nil {
+		return nil, err
+	}
+	if !ok {
+		return nil, errors.New("locked")
+	}
+	return func() {
+		uctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
+		defer cancel()
+		o.rdb.Del(uctx, "lock/"+file)
+	}, nil
 }
 
 // A record written on every path, before the error is returned.
@@ -61,7 +81,7 @@ func (o *Operator) finish(ctx context.Context, file string) error { // want fini
 	defer cancel()
 
 	_, err := o.uploads.WaitForClosing(ctx, file)
-	o.db.ExecContext(ctx, "UPDATE files SET finished_at = now() WHERE name = $1", file) // want `write uses ctx before the error of o.uploads.WaitForClosing is checked: when that call ran out of the deadline of 10s set at unchecked/unchecked.go:60`
+	o.db.ExecContext(ctx, "UPDATE files SET finished_at = now() WHERE name = $1", file) // want `write uses ctx before the error of o.uploads.WaitForClosing is checked: when that call ran out of the deadline of 10s set at unchecked/unchecked.go:80`
 	return err
 }
 
