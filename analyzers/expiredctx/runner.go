@@ -224,13 +224,19 @@ func (c *checker) registered(fd *ast.FuncDecl, call *ast.CallExpr) (string, bool
 	return owner + "." + sel.Sel.Name, true
 }
 
-// collectionOf returns the collection a function value e is taken from:
-// X for X[i], and for a variable, the collection it ranges over or the
-// element it was assigned from.
+// collectionOf returns the collection a function value e is taken from
+// while the function runs all of it: X for X[i] where i is a loop's
+// variable, and for a variable, the collection it ranges over or such an
+// element it was assigned from. A lookup by key (a dispatch table's
+// handlers[name]) runs one handler, not the registered work.
 func (c *checker) collectionOf(fd *ast.FuncDecl, e ast.Expr) ast.Expr {
 	for depth := 0; depth < 4; depth++ {
 		switch x := astutil.Unparen(e).(type) {
 		case *ast.IndexExpr:
+			id, ok := astutil.Unparen(x.Index).(*ast.Ident)
+			if !ok || !loopVar(fd, c.info, c.info.Uses[id]) {
+				return nil
+			}
 			return astutil.Unparen(x.X)
 		case *ast.Ident:
 			v, _ := c.info.Uses[x].(*types.Var)
@@ -267,6 +273,33 @@ func rangeOver(fd *ast.FuncDecl, info *types.Info, v *types.Var) ast.Expr {
 		return true
 	})
 	return out
+}
+
+// loopVar reports whether obj is declared by a for loop's init or as a
+// range key in fd.
+func loopVar(fd *ast.FuncDecl, info *types.Info, obj types.Object) bool {
+	if obj == nil {
+		return false
+	}
+	found := false
+	ast.Inspect(fd.Body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.ForStmt:
+			if a, ok := n.Init.(*ast.AssignStmt); ok {
+				for _, l := range a.Lhs {
+					if id, ok := l.(*ast.Ident); ok && info.Defs[id] == obj {
+						found = true
+					}
+				}
+			}
+		case *ast.RangeStmt:
+			if id, ok := n.Key.(*ast.Ident); ok && info.Defs[id] == obj {
+				found = true
+			}
+		}
+		return !found
+	})
+	return found
 }
 
 // ownParam reports whether obj is fd's receiver or one of its parameters.

@@ -162,3 +162,19 @@ type Chain struct {
 }
 
 func (h *Chain) Serve(ctx context.Context) error { return h.next(ctx) }
+
+// Router dispatches to one handler by name: a lookup, not a run of the
+// registered work.
+type Router struct {
+	handlers map[string]func(ctx context.Context) error
+}
+
+func (r *Router) Dispatch(ctx context.Context, name string) error {
+	h, ok := r.handlers[name]
+	if !ok {
+		return errors.New("no handler")
+	}
+	return h(ctx)
+}
+
+func (r *Router) Call(ctx context.Context, name string) error { return r.handlers[name](ctx) }

@@ -93,7 +93,7 @@ func (s *Server) CreateThenStop(connCtx context.Context, id string) error { // w
 // Quiet: a runner that detaches, or runs its closures on Background, does
 // not run them on ctx; listeners (no error result) and a single func field
 // are not registries of cleanups.
-func (s *Server) Others(connCtx context.Context, id string, d *cleanup.Detached, b *cleanup.Background, l *cleanup.Listeners, h *cleanup.Chain) error { // want Others:"write with ctx param 0 via s.resume"
+func (s *Server) Others(connCtx context.Context, id string, d *cleanup.Detached, b *cleanup.Background, l *cleanup.Listeners, h *cleanup.Chain, r *cleanup.Router) error { // want Others:"write with ctx param 0 via s.resume"
 	ctx, cancel := context.WithTimeout(connCtx, 60*time.Second)
 	defer cancel()
 
@@ -102,6 +102,8 @@ func (s *Server) Others(connCtx context.Context, id string, d *cleanup.Detached,
 		_ = b.Run(ctx)
 		l.Notify(ctx, "failed")
 		_ = h.Serve(ctx)
+		_ = r.Dispatch(ctx, "failed")
+		_ = r.Call(ctx, "failed")
 		return err
 	}
 	return nil
@@ -134,7 +136,7 @@ func (o *Operator) rotateFile(ctx context.Context, file string) {
 
 	err := o.rotate(file).RequireLock("lock").Do(ctx).Err()
 	if err != nil {
-		rb.InvokeIfErr(ctx, &err) // want `cleanup uses ctx after o.rotate\(file\).RequireLock\("lock"\).Do failed on it: when that call ran out of the deadline set at runner/runner.go:129, rb.InvokeIfErr runs the functions registered in container.callbacks on it \(at cleanup/cleanup.go:88\)`
+		rb.InvokeIfErr(ctx, &err) // want `cleanup uses ctx after o.rotate\(file\).RequireLock\("lock"\).Do failed on it: when that call ran out of the deadline set at runner/runner.go:131, rb.InvokeIfErr runs the functions registered in container.callbacks on it \(at cleanup/cleanup.go:88\)`
 		log.Printf("cannot rotate file: %v", err)
 
 		// Quiet (same backend, see doc.go): the retry record goes through
