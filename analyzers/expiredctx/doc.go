@@ -75,10 +75,10 @@
 // when the wait used up the deadline (keboola's closeFile, fix 5e83a81);
 // function literals defined there are not run there and are not counted.
 // On these failure paths, and only there, a call to a cleanup runner is
-// work that must happen: a function that calls the function values held
-// in a slice or map field of its receiver or of a parameter, whose last
-// result is an error (closures registered by Add, run later), handing them
-// its context parameter, or that hands its context parameter to such a
+// work that must happen: a function that calls, in a loop over it, the
+// function values held in a slice or map field of its receiver or of a
+// parameter, whose last result is an error (closures registered by Add,
+// run later), handing them its context parameter, or that hands it to such a
 // runner (a fact, "runs Cleanup.fns with ctx param 0", so rollback's
 // InvokeIfErr, Invoke and invokeOrErr in another package are runners of
 // the container's callbacks). The closures are not visible at the call,
@@ -86,7 +86,8 @@
 // run on the expired ctx and fail (e2b's Create, fix 879161d; keboola's
 // rotateFile, fix f0bb6bd8c). Not runners: closures run on a context of
 // their own (WithoutCancel, Background), a single func field (an adapter,
-// a middleware's next), listeners without an error result.
+// a middleware's next), one handler looked up by key (a dispatch table),
+// listeners without an error result.
 //
 // There it reports a call that is given that context, or one derived from it
 // without context.WithoutCancel, to work that must happen. What counts as
