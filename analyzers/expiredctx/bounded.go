@@ -51,19 +51,29 @@ func (c *checker) bounded() []*expiry {
 				d = "deadline of " + s.dur
 			}
 			for _, call := range calls {
-				if call.Pos() <= s.pos || c.contextFunc(call) != "" || !returnsError(c.info, call) || !c.givenCtx(call, s) {
+				if call.Pos() <= s.pos || c.contextFunc(call) != "" || !returnsError(c.info, call) {
 					continue
 				}
-				branch := c.failureBranch(body, call)
-				if branch == nil || c.noIO(call) {
-					continue // no failure test, or a call that does nothing with ctx (noio.go)
+				given := c.givenCall(call, s) // call, or the call of its chain given ctx: Do(ctx) in op.Do(ctx).Err()
+				if given == nil || c.noIO(given) {
+					continue // not given ctx, or a call that does nothing with ctx (noio.go)
 				}
-				out = append(out, &expiry{
-					ctx: s.ref, start: branch.Pos(), end: branch.End(), after: s.pos, check: call.Pos(),
-					rank: 4, bounded: call, boundedStore: c.storeOf(call),
-					when: fmt.Sprintf(" after %s failed on it: when that call ran out of the %s set at %s",
-						calleeText(call), d, c.short(s.pos)),
-				})
+				store := c.storeOf(given)
+				ran := fmt.Sprintf("when that call ran out of the %s set at %s", d, c.short(s.pos))
+				if branch := c.failureBranch(body, call); branch != nil {
+					out = append(out, &expiry{
+						ctx: s.ref, start: branch.Pos(), end: branch.End(), after: s.pos, check: call.Pos(),
+						rank: 4, bounded: given, boundedStore: store,
+						when: fmt.Sprintf(" after %s failed on it: %s", calleeText(given), ran),
+					})
+				}
+				for _, span := range c.uncheckedSpans(body, call) { // pending.go
+					out = append(out, &expiry{
+						ctx: s.ref, start: span[0], end: span[1], after: s.pos, check: call.Pos(),
+						rank: 4, bounded: given, boundedStore: store,
+						when: fmt.Sprintf(" before the error of %s is checked: %s", calleeText(given), ran),
+					})
+				}
 			}
 		}
 	})
@@ -91,21 +101,48 @@ func (c *checker) storeOf(call *ast.CallExpr) string {
 	return ""
 }
 
-// givenCtx reports whether call has an argument that is s's context or
-// derived from it.
-func (c *checker) givenCtx(call *ast.CallExpr, s ctxSet) bool {
-	for _, a := range call.Args {
-		if tv, ok := c.info.Types[a]; ok && retrymodel.IsContext(tv.Type) && c.descends(a, s.ref, call.Pos(), s.pos, 0) {
-			return true
+// givenCall returns call when it has an argument that is s's context or
+// derived from it; else, for a method called on the result of another
+// call (op.Do(ctx).Err(), whose error is the operation's), that call when
+// it is given the context; else nil.
+func (c *checker) givenCall(call *ast.CallExpr, s ctxSet) *ast.CallExpr {
+	for depth := 0; depth < 4; depth++ {
+		for _, a := range call.Args {
+			if tv, ok := c.info.Types[a]; ok && retrymodel.IsContext(tv.Type) && c.descends(a, s.ref, call.Pos(), s.pos, 0) {
+				return call
+			}
 		}
+		sel, ok := astutil.Unparen(call.Fun).(*ast.SelectorExpr)
+		if !ok {
+			return nil
+		}
+		inner, ok := astutil.Unparen(sel.X).(*ast.CallExpr)
+		if !ok || len(call.Args) != 0 {
+			return nil
+		}
+		call = inner
 	}
-	return false
+	return nil
 }
 
 // failureBranch finds the branch that runs when call's error is not nil:
 // the body of `if err != nil`, where err is assigned from call in the if's
 // own init or in the statement right before the if.
 func (c *checker) failureBranch(body *ast.BlockStmt, call *ast.CallExpr) *ast.BlockStmt {
+	a, is, list, j := c.assignOf(body, call)
+	switch {
+	case is != nil:
+		return c.errBranch(is, a)
+	case list != nil && j+1 < len(list):
+		return c.pendingBranch(list, j, a) // the next if, or a later one while err is pending (pending.go)
+	}
+	return nil
+}
+
+// assignOf finds the single-value-source assignment a that takes call's
+// results: with the if whose init it is, or with the statement list that
+// holds it and its index there.
+func (c *checker) assignOf(body *ast.BlockStmt, call *ast.CallExpr) (a *ast.AssignStmt, is *ast.IfStmt, list []ast.Stmt, j int) {
 	path, _ := astutil.PathEnclosingInterval(c.fileOf(body), call.Pos(), call.End())
 	i := 0
 	for i < len(path) && path[i] != call {
@@ -118,22 +155,22 @@ func (c *checker) failureBranch(body *ast.BlockStmt, call *ast.CallExpr) *ast.Bl
 		i++
 	}
 	if i+2 >= len(path) {
-		return nil
+		return nil, nil, nil, 0
 	}
 	a, ok := path[i+1].(*ast.AssignStmt)
 	if !ok || len(a.Rhs) != 1 {
-		return nil
+		return nil, nil, nil, 0
 	}
 	if is, ok := path[i+2].(*ast.IfStmt); ok && is.Init == a {
-		return c.errBranch(is, a)
+		return a, is, nil, 0
 	}
-	list := stmtList(path[i+2])
-	for j, st := range list {
-		if st == a && j+1 < len(list) {
-			return c.pendingBranch(list, j, a) // the next if, or a later one while err is pending (pending.go)
+	l := stmtList(path[i+2])
+	for j, st := range l {
+		if st == a {
+			return a, nil, l, j
 		}
 	}
-	return nil
+	return nil, nil, nil, 0
 }
 
 // errBranch returns is.Body when is tests err != nil for the error that

@@ -67,6 +67,28 @@
 // seen: a context received as a parameter, or read from a state bag, has a
 // deadline the function does not know of.
 //
+// The failing call may be a method on the result of a call given ctx
+// (op.Do(ctx).Err(), whose error is the operation's). The statements that
+// follow the call, up to the first that mentions its error variable (a
+// test, a return, a log of it, a new value), are on its failure path too:
+// a lock taken on ctx before the wait's error is looked at fails at once
+// when the wait used up the deadline (keboola's closeFile, fix 5e83a81);
+// function literals defined there are not run there and are not counted.
+// On these failure paths, and only there, a call to a cleanup runner is
+// work that must happen: a function that calls, in a loop over it, the
+// function values held in a slice or map field of its receiver or of a
+// parameter, whose last result is an error (closures registered by Add,
+// run later), handing them its context parameter, or that hands it to such a
+// runner (a fact, "runs Cleanup.fns with ctx param 0", so rollback's
+// InvokeIfErr, Invoke and invokeOrErr in another package are runners of
+// the container's callbacks). The closures are not visible at the call,
+// but undoing work is I/O: a sandbox's cleanups or a rotation's rollbacks
+// run on the expired ctx and fail (e2b's Create, fix 879161d; keboola's
+// rotateFile, fix f0bb6bd8c). Not runners: closures run on a context of
+// their own (WithoutCancel, Background), a single func field (an adapter,
+// a middleware's next), one handler looked up by key (a dispatch table),
+// listeners without an error result.
+//
 // There it reports a call that is given that context, or one derived from it
 // without context.WithoutCancel, to work that must happen. What counts as
 // such work is decided precisely, never by a method name on an arbitrary type:

@@ -33,7 +33,7 @@ var Analyzer = &analysis.Analyzer{
 	URL:       analysisdoc.URL(Name),
 	Run:       directive.Filter(Name, run),
 	Requires:  []*analysis.Analyzer{inspect.Analyzer, retrymodel.Analyzer},
-	FactTypes: []analysis.Fact{(*WritesFact)(nil), (*OpWritesFact)(nil)},
+	FactTypes: []analysis.Fact{(*WritesFact)(nil), (*OpWritesFact)(nil), (*RunnerFact)(nil)},
 	// The writes of the package, for doubleretry (result.go).
 	ResultType: reflect.TypeOf((*Writes)(nil)),
 }
@@ -55,6 +55,7 @@ type checker struct {
 	unread    map[*ast.CallExpr]bool       // calls whose error nobody reads (cancelled.go)
 
 	opFacts map[*types.Func]*OpWritesFact // this package's functions that do a given etcd op (etcdop.go)
+	runners map[*types.Func]*RunnerFact   // this package's cleanup runners (runner.go)
 }
 
 func run(pass *analysis.Pass) (any, error) {
@@ -76,6 +77,7 @@ func run(pass *analysis.Pass) (any, error) {
 	c.indexAssigns()
 	c.computeOpFacts()
 	c.computeFacts()
+	c.computeRunnerFacts()
 	c.computeDoneFacts()
 
 	var exps []*expiry
@@ -107,6 +109,9 @@ func run(pass *analysis.Pass) (any, error) {
 				return true
 			}
 			w := c.classify(call)
+			if w == nil {
+				w = c.runnerWrite(call) // taken by bounded expiries only (applies)
+			}
 			if w == nil {
 				return true
 			}
@@ -145,6 +150,9 @@ func (c *checker) applies(e *expiry, w *write) bool {
 	if e.lit != nil && c.successOnly(call, e.lit) {
 		return false
 	}
+	if w.kind == runnerKind && e.bounded == nil {
+		return false
+	}
 	if e.bounded != nil && sameBackend(e, w) {
 		return false // one backend: too slow for the call, too slow for the write
 	}
@@ -161,6 +169,9 @@ func (c *checker) report(f *ast.File, w *write, e *expiry) {
 	what += " and " + consequence(w.kind)
 	if w.kind == "shutdown" {
 		what = w.callee + " returns at once without waiting for in-flight requests"
+	}
+	if w.kind == runnerKind {
+		what = w.callee + " " + w.via + ": their I/O on it fails at once and what they undo is left behind"
 	}
 	kind := w.kind
 	if kind == "shutdown" {
@@ -191,6 +202,8 @@ func consequence(kind string) string {
 		return "the item stays in progress"
 	case "release":
 		return "the lock or lease stays held until it times out"
+	case "lock":
+		return "the lock is not taken and the work it guards does not run"
 	case "ack":
 		return "the message is delivered again"
 	case "nack":

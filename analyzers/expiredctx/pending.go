@@ -102,3 +102,55 @@ func (c *checker) changes(n ast.Node, v *types.Var) bool {
 	})
 	return found
 }
+
+// uncheckedSpans returns the code that runs after call while its error is
+// still unchecked:
+//
+//	stats, err := o.waitForClosing(ctx, file)     // ctx's deadline may run out here
+//	lock, unlock, lockErr := locks.Lock(ctx, key) // runs on that path too
+//	if err == nil { ... }
+//
+// It is the statements after the assignment a in the same list, up to the
+// first that mentions the error variable (a test, a return, a new value:
+// from there on the code knows, or forgets, the failure). Function literals
+// among them are left out: they run when called, not here. Empty when the
+// error is tested at once.
+func (c *checker) uncheckedSpans(body *ast.BlockStmt, call *ast.CallExpr) [][2]token.Pos {
+	a, is, list, j := c.assignOf(body, call)
+	if a == nil || is != nil || list == nil {
+		return nil
+	}
+	v := c.errVarOf(a)
+	if v == nil {
+		return nil
+	}
+	var out [][2]token.Pos
+	for _, st := range list[j+1:] {
+		if c.mentions(st, v) {
+			break
+		}
+		start := st.Pos()
+		ast.Inspect(st, func(n ast.Node) bool {
+			if lit, ok := n.(*ast.FuncLit); ok {
+				out = append(out, [2]token.Pos{start, lit.Pos()})
+				start = lit.End()
+				return false
+			}
+			return true
+		})
+		out = append(out, [2]token.Pos{start, st.End()})
+	}
+	return out
+}
+
+// mentions reports whether n uses or assigns v.
+func (c *checker) mentions(n ast.Node, v *types.Var) bool {
+	found := false
+	ast.Inspect(n, func(n ast.Node) bool {
+		if id, ok := n.(*ast.Ident); ok && (c.info.Uses[id] == v || c.info.Defs[id] == v) {
+			found = true
+		}
+		return !found
+	})
+	return found
+}

@@ -241,6 +241,8 @@ func kindOf(name, fallback string) string {
 		return "status write"
 	case hasVerb(name, "Release", "Unlock", "UnlockContext", "Revoke", "Resign"):
 		return "release"
+	case hasVerb(name, "Lock", "TryLock", "Acquire"):
+		return "lock"
 	case hasVerb(name, "Ack", "XAck", "DoubleAck", "CommitMessages"):
 		return "ack"
 	case hasVerb(name, "Nack", "Nak"):
