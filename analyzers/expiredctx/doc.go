@@ -205,15 +205,20 @@
 // (a retry layer) are not escapes: a retry runs its closure before
 // returning, and a goroutine that shares the function's context is, as a
 // rule, meant to stop with it (a fan-out the function cancels when it is
-// done). Quiet: a closure that makes or detaches its own context; one
+// done). Quiet: a closure that makes or detaches its own context, or
+// tests ctx itself (ctx.Err(), ctx.Done(): written to stop with it); one
 // capturing a context the function does not cancel (its parameter, the
 // parent of the one it cancels); a value that carries the context along
 // with the closure (its consumer sees that it is done); a function that
-// waits after the escape (a receive, a select, a Wait: a worker that runs
-// the closure and answers); a stored closure read back before the return;
-// a cancel on some paths only; a context or cancel variable assigned
-// twice; test files. No fix is offered: the closure needs a context of
-// its own when it runs (context.WithoutCancel(ctx) with a fresh timeout).
+// goes on after the escape: it waits (a receive, a select, a Wait, a
+// deferred Wait: a worker that runs the closure and answers) or calls
+// anything but its cancel, logging and formatting (a long-running loop
+// or server that hands work out while ctx is live and cancels it when it
+// stops; for an escape in a loop, the whole loop counts); a stored
+// closure read back before the return; a cancel on some paths only; a
+// context or cancel variable assigned twice; test files. No fix is
+// offered: the closure needs a context of its own when it runs
+// (context.WithoutCancel(ctx) with a fresh timeout).
 //
 // The suggested fix inserts, before the statement,
 //

@@ -597,7 +597,7 @@ func (c *checker) busyAfter(sc *fnScope, at ast.Node, s *cancelSite) bool {
 			return false
 		}
 		if d, ok := n.(*ast.DeferStmt); ok {
-			if s != nil && d.Pos() > s.stmt.End() && !c.deferOfCancel(d, s) && waits(c.info, d) {
+			if s != nil && d.Pos() > s.stmt.End() && !c.deferOfCancel(d, s) && waits(d) {
 				busy = true
 			}
 			return false
@@ -696,7 +696,7 @@ func (c *checker) deferOfCancel(d *ast.DeferStmt, s *cancelSite) bool {
 }
 
 // waits reports a receive, a select or a Wait call in n.
-func waits(info *types.Info, n ast.Node) bool {
+func waits(n ast.Node) bool {
 	found := false
 	ast.Inspect(n, func(m ast.Node) bool {
 		switch m := m.(type) {
