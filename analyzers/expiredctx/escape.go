@@ -496,14 +496,15 @@ func (c *checker) carries(sc *fnScope, parts []ast.Expr, v *types.Var) bool {
 	found := false
 	c.walkHeld(sc, parts, 0, func(e ast.Expr) {
 		if !found {
-			found = c.mentions(e, v)
+			found = c.usesOutsideLits(e, v)
 		}
 	})
 	return found
 }
 
-// mentions reports whether n uses v outside function literals.
-func (c *checker) mentions(n ast.Node, v *types.Var) bool {
+// usesOutsideLits reports whether n uses v outside function literals (a
+// closure in the held value captures ctx; it does not carry it).
+func (c *checker) usesOutsideLits(n ast.Node, v *types.Var) bool {
 	found := false
 	ast.Inspect(n, func(m ast.Node) bool {
 		switch m := m.(type) {
