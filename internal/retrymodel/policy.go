@@ -297,16 +297,7 @@ func (p *pkgCtx) declValue(v *types.Var) (int64, bool) {
 // opBeforeLoop reports `err := op(); for err != nil ...`: the first attempt
 // runs before the loop, which then counts only retries.
 func (p *pkgCtx) opBeforeLoop(f *ast.ForStmt, ctr *types.Var) bool {
-	found := false
-	ast.Inspect(f.Cond, func(n ast.Node) bool {
-		if id, ok := n.(*ast.Ident); ok {
-			if v := p.identVar(id); v != nil && isErrorType(v.Type()) {
-				found = true
-			}
-		}
-		return true
-	})
-	return found
+	return p.mentions(f.Cond, func(v *types.Var) bool { return isErrorType(v.Type()) })
 }
 
 // bodyCounter reads `if attempt >= max { return err }` in the body, with
