@@ -676,29 +676,27 @@ func (p *pkgCtx) statusPath(c *ast.BinaryExpr, s *loopShape) path {
 // statusTest reports a comparison that reads the status of the operation's
 // response (resp.StatusCode >= 500, code == 429).
 func (p *pkgCtx) statusTest(e ast.Expr, s *loopShape) bool {
-	found := false
-	ast.Inspect(e, func(n ast.Node) bool {
+	return contains(e, func(n ast.Node) bool {
 		if id, ok := n.(*ast.Ident); ok && s.statusVars[p.identVar(id)] {
-			found = true
+			return true
 		}
-		if sel, ok := n.(*ast.SelectorExpr); ok {
-			switch sel.Sel.Name {
-			case "StatusCode", "Status", "Code", "HTTPStatusCode":
-				// An HTTP or RPC status is a number (or a method returning
-				// one); a job's Status string ("queued") is a poll state.
-				if t := p.info.TypeOf(sel); t != nil && !isIntegral(t) {
-					if sig, ok := t.(*types.Signature); !ok || sig.Results().Len() != 1 || !isIntegral(sig.Results().At(0).Type()) {
-						return true
-					}
-				}
-				if p.mentionsResult(sel.X, s) || p.mentionsErr(sel.X, s) {
-					found = true
+		sel, ok := n.(*ast.SelectorExpr)
+		if !ok {
+			return false
+		}
+		switch sel.Sel.Name {
+		case "StatusCode", "Status", "Code", "HTTPStatusCode":
+			// An HTTP or RPC status is a number (or a method returning
+			// one); a job's Status string ("queued") is a poll state.
+			if t := p.info.TypeOf(sel); t != nil && !isIntegral(t) {
+				if sig, ok := t.(*types.Signature); !ok || sig.Results().Len() != 1 || !isIntegral(sig.Results().At(0).Type()) {
+					return false
 				}
 			}
+			return p.mentionsResult(sel.X, s) || p.mentionsErr(sel.X, s)
 		}
-		return !found
+		return false
 	})
-	return found
 }
 
 func (p *pkgCtx) errOperand(c *ast.BinaryExpr, s *loopShape) (*types.Var, bool) {
@@ -1098,22 +1096,13 @@ func (p *pkgCtx) varies(body *ast.BlockStmt, s *loopShape) bool {
 		return false
 	}
 	for _, op := range s.ops {
-		found := false
-		ast.Inspect(op, func(n ast.Node) bool {
-			if id, ok := n.(*ast.Ident); ok {
-				// Only a value set after the op reaches it from the turn
-				// before (token = resp.Next); one set before it in the same
-				// turn (body, _ := io.ReadAll(resp.Body); toError(resp,
-				// body)) reads this attempt's result.
-				if v := p.identVar(id); v != nil {
-					for _, at := range fromResult[v] {
-						found = found || at > op.End()
-					}
-				}
-			}
-			return !found
-		})
-		if found {
+		// Only a value set after the op reaches it from the turn before
+		// (token = resp.Next); one set before it in the same turn (body, _
+		// := io.ReadAll(resp.Body); toError(resp, body)) reads this
+		// attempt's result.
+		if p.mentions(op, func(v *types.Var) bool {
+			return slices.ContainsFunc(fromResult[v], func(at token.Pos) bool { return at > op.End() })
+		}) {
 			return true
 		}
 	}
