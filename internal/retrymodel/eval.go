@@ -142,17 +142,9 @@ func (p *pkgCtx) eval(e ast.Expr, bind env, depth int) (constant.Value, bool) {
 			if !ok || len(ret.Results) != 1 {
 				return nil, false
 			}
-			inner := env{}
-			sig := fn.Type().(*types.Signature)
-			if sig.Params().Len() != len(e.Args) || sig.Variadic() {
+			inner, ok := p.bindParams(fn, e.Args, bind, depth+1)
+			if !ok {
 				return nil, false
-			}
-			for i, a := range e.Args {
-				v, ok := p.eval(a, bind, depth+1)
-				if !ok {
-					continue // the parameter may be unused
-				}
-				inner[sig.Params().At(i)] = v
 			}
 			return p.eval(ret.Results[0], inner, depth+1)
 		}
@@ -162,6 +154,23 @@ func (p *pkgCtx) eval(e ast.Expr, bind env, depth int) (constant.Value, bool) {
 		return constant.MakeInt64(d), true
 	}
 	return nil, false
+}
+
+// bindParams binds fn's parameters to what the arguments of a call of it
+// fold to (an argument that does not fold leaves its parameter unbound:
+// it may be unused); false for a variadic fn or a count that differs.
+func (p *pkgCtx) bindParams(fn *types.Func, args []ast.Expr, bind env, depth int) (env, bool) {
+	sig := fn.Type().(*types.Signature)
+	if sig.Variadic() || sig.Params().Len() != len(args) {
+		return nil, false
+	}
+	inner := env{}
+	for i, a := range args {
+		if v, ok := p.eval(a, bind, depth); ok {
+			inner[sig.Params().At(i)] = v
+		}
+	}
+	return inner, true
 }
 
 // singleDef returns the one expression a local variable is ever given

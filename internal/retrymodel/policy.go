@@ -232,13 +232,8 @@ func counterSide(b *ast.BinaryExpr) (*ast.Ident, ast.Expr, token.Token) {
 	if id, ok := astutil.Unparen(b.X).(*ast.Ident); ok {
 		return id, b.Y, b.Op
 	}
-	if id, ok := astutil.Unparen(b.Y).(*ast.Ident); ok {
-		switch b.Op {
-		case token.GTR:
-			return id, b.X, token.LSS
-		case token.GEQ:
-			return id, b.X, token.LEQ
-		}
+	if id, ok := astutil.Unparen(b.Y).(*ast.Ident); ok && (b.Op == token.GTR || b.Op == token.GEQ) {
+		return id, b.X, flip(b.Op)
 	}
 	return nil, nil, 0
 }

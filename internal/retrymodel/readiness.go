@@ -79,7 +79,7 @@ func (p *pkgCtx) readinessCheck(op *ast.CallExpr) bool {
 // localTarget: the operation's address is this machine, directly or
 // through a field or local the function sets to such an address.
 func (p *pkgCtx) localTarget(op *ast.CallExpr, fnNode ast.Node) bool {
-	if p.opStrings(op, isLoopback) {
+	if p.opStrings(op, LoopbackURL) {
 		return true
 	}
 	// "http://" + h.addr + "/ready" where the function set h.addr = "localhost:18080".
@@ -92,7 +92,7 @@ func (p *pkgCtx) localTarget(op *ast.CallExpr, fnNode ast.Node) bool {
 				return false
 			}
 			for i, lhs := range as.Lhs {
-				if p.varOf(lhs) == v && p.stringsIn(as.Rhs[i], isLoopback) {
+				if p.varOf(lhs) == v && p.stringsIn(as.Rhs[i], LoopbackURL) {
 					return true
 				}
 			}
@@ -100,8 +100,6 @@ func (p *pkgCtx) localTarget(op *ast.CallExpr, fnNode ast.Node) bool {
 		})
 	})
 }
-
-func isLoopback(s string) bool { return LoopbackURL(s) }
 
 // opStrings reports a string constant in the operation's arguments (also
 // through the request it sends: http.NewRequest(..., url, ...)) that

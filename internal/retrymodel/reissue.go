@@ -820,30 +820,19 @@ func (r *reissueFinder) blockStops(b *ast.BlockStmt, t types.Type) bool {
 	return stops
 }
 
-func flip(op token.Token) token.Token {
-	switch op {
-	case token.LSS:
-		return token.GTR
-	case token.LEQ:
-		return token.GEQ
-	case token.GTR:
-		return token.LSS
-	case token.GEQ:
-		return token.LEQ
-	}
-	return op
+// flip mirrors a comparison (x < y is y > x); negate complements it
+// (!(x < y) is x >= y). Other operators are their own.
+func flip(op token.Token) token.Token   { return cmpOp(op, 0) }
+func negate(op token.Token) token.Token { return cmpOp(op, 1) }
+
+var cmpOps = map[token.Token][2]token.Token{
+	token.LSS: {token.GTR, token.GEQ}, token.LEQ: {token.GEQ, token.GTR},
+	token.GTR: {token.LSS, token.LEQ}, token.GEQ: {token.LEQ, token.LSS},
 }
 
-func negate(op token.Token) token.Token {
-	switch op {
-	case token.LSS:
-		return token.GEQ
-	case token.LEQ:
-		return token.GTR
-	case token.GTR:
-		return token.LEQ
-	case token.GEQ:
-		return token.LSS
+func cmpOp(op token.Token, which int) token.Token {
+	if t, ok := cmpOps[op]; ok {
+		return t[which]
 	}
 	return op
 }

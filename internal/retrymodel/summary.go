@@ -414,15 +414,9 @@ func (p *pkgCtx) evalWait(w *waitSite, bind env) (constant.Value, bool) {
 	if fn == nil {
 		return nil, false
 	}
-	sig := fn.Type().(*types.Signature)
-	if sig.Variadic() || sig.Params().Len() != len(w.call.Args) {
+	inner, ok := p.bindParams(fn, w.call.Args, bind, 1)
+	if !ok {
 		return nil, false
-	}
-	inner := env{}
-	for i, a := range w.call.Args {
-		if v, ok := p.eval(a, bind, 1); ok {
-			inner[sig.Params().At(i)] = v
-		}
 	}
 	return p.eval(w.dur, inner, 1)
 }
@@ -449,17 +443,14 @@ func (p *pkgCtx) evalResult(call *ast.CallExpr, i int, bind env, depth int) (con
 		return nil, false
 	}
 	sig := fn.Type().(*types.Signature)
-	if sig.Variadic() || sig.Params().Len() != len(call.Args) || i >= sig.Results().Len() {
+	if i >= sig.Results().Len() {
 		return nil, false
 	}
-	inner := env{}
-	for j, a := range call.Args {
-		if v, ok := p.eval(a, bind, depth+1); ok {
-			inner[sig.Params().At(j)] = v
-		}
+	inner, ok := p.bindParams(fn, call.Args, bind, depth+1)
+	if !ok {
+		return nil, false
 	}
 	var out constant.Value
-	ok := true
 	ast.Inspect(decl.Body, func(n ast.Node) bool {
 		if _, lit := n.(*ast.FuncLit); lit || !ok {
 			return false
