@@ -4,7 +4,9 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"maps"
 	"reflect"
+	"slices"
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/analysis/passes/inspect"
@@ -86,6 +88,13 @@ func (r *Result) Func(fn *types.Func) *FuncFact {
 
 // Decl returns the declaration of a function of this package.
 func (r *Result) Decl(fn *types.Func) *ast.FuncDecl { return r.decls[fn] }
+
+// funcsInOrder returns the package's declared functions in source order.
+func (r *Result) funcsInOrder() []*types.Func {
+	fns := slices.Collect(maps.Keys(r.decls))
+	slices.SortFunc(fns, func(a, b *types.Func) int { return int(a.Pos() - b.Pos()) })
+	return fns
+}
 
 // pkgCtx carries what the detectors share while one package is analysed.
 type pkgCtx struct {

@@ -154,21 +154,15 @@ func cancelVar(info *types.Info, body *ast.BlockStmt, call *ast.CallExpr) *types
 // cancelledOnReturn reports a deferred call of cancel: defer cancel(), or
 // a deferred function literal that calls it.
 func cancelledOnReturn(info *types.Info, body *ast.BlockStmt, cancel *types.Var) bool {
-	found := false
-	ast.Inspect(body, func(n ast.Node) bool {
+	return contains(body, func(n ast.Node) bool {
 		d, ok := n.(*ast.DeferStmt)
-		if !ok || found {
-			return !found
-		}
-		ast.Inspect(d.Call, func(m ast.Node) bool {
-			if call, ok := m.(*ast.CallExpr); ok {
-				if id, ok := astutil.Unparen(call.Fun).(*ast.Ident); ok && info.Uses[id] == cancel {
-					found = true
-				}
+		return ok && contains(d.Call, func(m ast.Node) bool {
+			call, ok := m.(*ast.CallExpr)
+			if !ok {
+				return false
 			}
-			return !found
+			id, ok := astutil.Unparen(call.Fun).(*ast.Ident)
+			return ok && info.Uses[id] == cancel
 		})
-		return !found
 	})
-	return found
 }

@@ -131,19 +131,17 @@ func (p *pkgCtx) attemptDeadline(body *ast.BlockStmt) *AttemptDeadline {
 // namesDeadline reports whether a condition reads actx.Err() or
 // context.DeadlineExceeded.
 func (p *pkgCtx) namesDeadline(cond ast.Expr, actx *types.Var) bool {
-	found := false
-	ast.Inspect(cond, func(n ast.Node) bool {
-		if sel, ok := n.(*ast.SelectorExpr); ok {
-			if v, ok := p.info.Uses[sel.Sel].(*types.Var); ok && v.Pkg() != nil && v.Pkg().Path() == "context" && v.Name() == "DeadlineExceeded" {
-				found = true
-			}
-			if id, ok := astutil.Unparen(sel.X).(*ast.Ident); ok && sel.Sel.Name == "Err" && p.info.Uses[id] == actx {
-				found = true
-			}
+	return contains(cond, func(n ast.Node) bool {
+		sel, ok := n.(*ast.SelectorExpr)
+		if !ok {
+			return false
 		}
-		return !found
+		if v, ok := p.info.Uses[sel.Sel].(*types.Var); ok && v.Pkg() != nil && v.Pkg().Path() == "context" && v.Name() == "DeadlineExceeded" {
+			return true
+		}
+		id, ok := astutil.Unparen(sel.X).(*ast.Ident)
+		return ok && sel.Sel.Name == "Err" && p.info.Uses[id] == actx
 	})
-	return found
 }
 
 // ctxAtom evaluates x == nil for a context's Err() and a context itself:

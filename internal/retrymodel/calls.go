@@ -4,6 +4,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -250,9 +251,11 @@ func (p *callCtx) calleeIs(call *ast.CallExpr, pkg, recv, name string) bool {
 	return fn.Pkg().Path() == pkg && fn.Name() == name && recvName(fn) == recv
 }
 
-// isCall returns a predicate for calls of the function pkg.name.
-func (p *callCtx) isCall(pkg, name string) func(*ast.CallExpr) bool {
-	return func(c *ast.CallExpr) bool { return p.calleeIs(c, pkg, "", name) }
+// isCall returns a predicate for calls of the function name of any of pkgs.
+func (p *callCtx) isCall(name string, pkgs ...string) func(*ast.CallExpr) bool {
+	return func(c *ast.CallExpr) bool {
+		return slices.ContainsFunc(pkgs, func(pkg string) bool { return p.calleeIs(c, pkg, "", name) })
+	}
 }
 
 // callee returns the function a call calls, with its package path, or nil.
@@ -355,26 +358,6 @@ func buildIndex(info *types.Info, files []*ast.File) *callIndex {
 		condDepth: make(map[*types.Var]int),
 		escapes:   make(map[*types.Var][]escape),
 	}
-	objOf := func(e ast.Expr) *types.Var {
-		switch e := astutil.Unparen(e).(type) {
-		case *ast.Ident:
-			if v, ok := info.Defs[e].(*types.Var); ok {
-				return v
-			}
-			v, _ := info.Uses[e].(*types.Var)
-			return v
-		case *ast.SelectorExpr:
-			if sel, ok := info.Selections[e]; ok && sel.Kind() == types.FieldVal {
-				v, _ := sel.Obj().(*types.Var)
-				return v
-			}
-			v, _ := info.Uses[e.Sel].(*types.Var)
-			return v
-		case *ast.StarExpr:
-			return nil
-		}
-		return nil
-	}
 	for _, f := range files {
 		depth := 0
 		var stack []ast.Node
@@ -410,17 +393,17 @@ func buildIndex(info *types.Info, files []*ast.File) *callIndex {
 				for i, lhs := range n.Lhs {
 					// field sets: x.f = e
 					if sel, ok := astutil.Unparen(lhs).(*ast.SelectorExpr); ok && len(n.Lhs) == len(n.Rhs) && n.Tok == token.ASSIGN {
-						if owner := objOf(sel.X); owner != nil {
+						if owner := varOf(info, sel.X); owner != nil {
 							ix.sets[owner] = append(ix.sets[owner], fieldSet{name: sel.Sel.Name, rhs: n.Rhs[i], pos: n.Rhs[i].Pos()})
 						}
 						// x.f.g = e is also a set of "f.g" on x (rc.HTTPClient.Timeout)
 						if inner, ok := astutil.Unparen(sel.X).(*ast.SelectorExpr); ok {
-							if owner := objOf(inner.X); owner != nil {
+							if owner := varOf(info, inner.X); owner != nil {
 								ix.sets[owner] = append(ix.sets[owner], fieldSet{name: inner.Sel.Name + "." + sel.Sel.Name, rhs: n.Rhs[i], pos: n.Rhs[i].Pos()})
 							}
 						}
 					}
-					v := objOf(lhs)
+					v := varOf(info, lhs)
 					if v == nil {
 						continue
 					}
@@ -456,7 +439,7 @@ func buildIndex(info *types.Info, files []*ast.File) *callIndex {
 					if u, ok := a.(*ast.UnaryExpr); ok && u.Op == token.AND {
 						a, addr = u.X, true
 					}
-					if v := objOf(a); v != nil {
+					if v := varOf(info, a); v != nil {
 						if _, isPtr := v.Type().Underlying().(*types.Pointer); isPtr || addr {
 							ix.escapes[v] = append(ix.escapes[v], escape{fn: fn, arg: i})
 						}
@@ -467,13 +450,13 @@ func buildIndex(info *types.Info, files []*ast.File) *callIndex {
 					if e == nil {
 						continue
 					}
-					if v := objOf(e); v != nil {
+					if v := varOf(info, e); v != nil {
 						ix.vars[v] = append(ix.vars[v], valSource{unknown: true})
 					}
 				}
 			case *ast.UnaryExpr:
 				if n.Op == token.AND {
-					if v := objOf(n.X); v != nil && !v.IsField() {
+					if v := varOf(info, n.X); v != nil && !v.IsField() {
 						// &x: the value may change through the pointer;
 						// struct-typed locals (&Client{}) are still followed.
 						if _, isStruct := v.Type().Underlying().(*types.Struct); !isStruct {
@@ -525,20 +508,22 @@ func callTypeUnder(t types.Type) types.Type {
 }
 
 // varOf returns the variable or field an expression names, or nil.
-func (p *callCtx) varOf(e ast.Expr) *types.Var {
+func (p *pkgCtx) varOf(e ast.Expr) *types.Var { return varOf(p.info, e) }
+
+func varOf(info *types.Info, e ast.Expr) *types.Var {
 	switch e := astutil.Unparen(e).(type) {
 	case *ast.Ident:
-		v, _ := p.info.Uses[e].(*types.Var)
+		v, _ := info.Uses[e].(*types.Var)
 		if v == nil {
-			v, _ = p.info.Defs[e].(*types.Var)
+			v, _ = info.Defs[e].(*types.Var)
 		}
 		return v
 	case *ast.SelectorExpr:
-		if sel, ok := p.info.Selections[e]; ok && sel.Kind() == types.FieldVal {
+		if sel, ok := info.Selections[e]; ok && sel.Kind() == types.FieldVal {
 			v, _ := sel.Obj().(*types.Var)
 			return v
 		}
-		v, _ := p.info.Uses[e.Sel].(*types.Var)
+		v, _ := info.Uses[e.Sel].(*types.Var)
 		return v
 	}
 	return nil
@@ -754,6 +739,25 @@ func (p *callCtx) mayConfigure(esc escape) bool {
 		return true
 	})
 	return may
+}
+
+// keyed calls set for each keyed field of a struct literal, in order.
+func keyed(lit *ast.CompositeLit, set func(name string, v ast.Expr)) {
+	for _, elt := range lit.Elts {
+		if kv, ok := elt.(*ast.KeyValueExpr); ok {
+			if id, ok := kv.Key.(*ast.Ident); ok {
+				set(id.Name, kv.Value)
+			}
+		}
+	}
+}
+
+// applySets calls set for each field assignment made on any of vars, in
+// order: what a value built by a literal or constructor is given later.
+func (p *callCtx) applySets(vars []*types.Var, set func(name string, v ast.Expr)) {
+	for _, s := range p.setsOn(vars) {
+		set(s.name, s.rhs)
+	}
 }
 
 // setsOn returns the field assignments made on any of vars.

@@ -106,13 +106,7 @@ func (p *callCtx) resolveRetryableClient(e ast.Expr) rhPolicy {
 		// Backoff or CheckRetry would panic, so they are set when used.
 		zero := Value{Set: true, Known: true, Pos: x.Pos()}
 		rc = rhPolicy{known: true, pos: x.Pos(), max: zero, waitMin: zero, waitMax: zero}
-		for _, elt := range x.Elts {
-			if kv, ok := elt.(*ast.KeyValueExpr); ok {
-				if id, ok := kv.Key.(*ast.Ident); ok {
-					p.rhField(&rc, id.Name, kv.Value)
-				}
-			}
-		}
+		keyed(x, func(name string, v ast.Expr) { p.rhField(&rc, name, v) })
 	default:
 		return p.importedRetryableClient(x, rc)
 	}
@@ -171,18 +165,13 @@ func (p *callCtx) httpClientTimeout(e ast.Expr) Value {
 		return Value{}
 	}
 	var v Value
-	for _, elt := range lit.Elts {
-		if kv, ok := elt.(*ast.KeyValueExpr); ok {
-			if id, ok := kv.Key.(*ast.Ident); ok && id.Name == "Timeout" {
-				v = p.durVal(kv.Value)
-			}
+	timeout := func(name string, e ast.Expr) {
+		if name == "Timeout" {
+			v = p.durVal(e)
 		}
 	}
-	for _, s := range p.setsOn(vars) {
-		if s.name == "Timeout" {
-			v = p.durVal(s.rhs)
-		}
-	}
+	keyed(lit, timeout)
+	p.applySets(vars, timeout)
 	return v
 }
 

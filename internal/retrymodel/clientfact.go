@@ -71,12 +71,7 @@ func (p *callCtx) exportClientFacts() {
 	if !p.clientFactsOn() {
 		return
 	}
-	fns := make([]*types.Func, 0, len(p.res.decls))
-	for fn := range p.res.decls {
-		fns = append(fns, fn)
-	}
-	sort.Slice(fns, func(i, j int) bool { return fns[i].Pos() < fns[j].Pos() })
-	for _, fn := range fns {
+	for _, fn := range p.res.funcsInOrder() {
 		sig, ok := fn.Type().(*types.Signature)
 		if !ok || sig.Results().Len() == 0 || clientKind(sig.Results().At(0).Type()) == "" {
 			continue
@@ -242,37 +237,22 @@ func (p *callCtx) importedClient(x ast.Expr) (*ClientFact, string) {
 
 // returnedFrom is returnedBy for a declaration.
 func (p *callCtx) returnedFrom(decl *ast.FuncDecl, i int) ast.Expr {
-	if decl == nil || decl.Body == nil {
+	if decl == nil {
 		return nil
 	}
 	var out ast.Expr
-	ok := true
-	ast.Inspect(decl.Body, func(n ast.Node) bool {
-		if !ok {
-			return false
+	for _, ret := range returns(decl) {
+		if i >= len(ret.Results) {
+			return nil
 		}
-		switch n := n.(type) {
-		case *ast.FuncLit:
-			return false
-		case *ast.ReturnStmt:
-			if len(n.Results) == 0 || i >= len(n.Results) {
-				ok = false
-				return false
-			}
-			r := astutil.Unparen(n.Results[i])
-			if id, isID := r.(*ast.Ident); isID && id.Name == "nil" {
-				return false
-			}
-			if out != nil && out != r {
-				ok = false
-				return false
-			}
-			out = r
+		r := astutil.Unparen(ret.Results[i])
+		if id, isID := r.(*ast.Ident); isID && id.Name == "nil" {
+			continue
 		}
-		return true
-	})
-	if !ok {
-		return nil
+		if out != nil && out != r {
+			return nil
+		}
+		out = r
 	}
 	return out
 }

@@ -192,26 +192,18 @@ func (r *Result) returnedSet(d *ast.FuncDecl, depth int) ([]int, bool) {
 		return nil, false
 	}
 	var codes []int
-	ok, any := true, false
-	ast.Inspect(d.Body, func(n ast.Node) bool {
-		switch n := n.(type) {
-		case *ast.FuncLit:
-			return false
-		case *ast.ReturnStmt:
-			if len(n.Results) != 1 {
-				ok = false
-				return false
-			}
-			cs, _, k := r.codeSet(n.Results[0], depth+1)
-			if !k {
-				ok = false
-				return false
-			}
-			codes, any = append(codes, cs...), true
+	rets := returns(d)
+	for _, ret := range rets {
+		if len(ret.Results) != 1 {
+			return codes, false
 		}
-		return ok
-	})
-	return codes, ok && any
+		cs, _, k := r.codeSet(ret.Results[0], depth+1)
+		if !k {
+			return codes, false
+		}
+		codes = append(codes, cs...)
+	}
+	return codes, len(rets) > 0
 }
 
 func (r *Result) literalSet(cl *ast.CompositeLit) ([]int, bool) {

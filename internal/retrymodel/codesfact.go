@@ -3,7 +3,6 @@ package retrymodel
 import (
 	"fmt"
 	"go/types"
-	"slices"
 )
 
 // CodesFact is exported for an exported package variable, or an exported
@@ -25,15 +24,11 @@ func (f *CodesFact) String() string { return fmt.Sprintf("status codes %v", f.Co
 // written once with a code set that holds an HTTP status, and every
 // exported function that returns one.
 func (r *Result) exportCodeSets() {
-	fns := make([]*types.Func, 0, len(r.decls))
-	for fn := range r.decls {
-		if fn.Exported() {
-			fns = append(fns, fn)
-		}
-	}
-	slices.SortFunc(fns, func(a, b *types.Func) int { return int(a.Pos() - b.Pos()) })
-	for _, fn := range fns {
+	for _, fn := range r.funcsInOrder() {
 		d := r.decls[fn]
+		if !fn.Exported() {
+			continue
+		}
 		if codes, ok := r.returnedSet(d, 0); ok && anyHTTPStatus(codes) {
 			r.pass.ExportObjectFact(fn, &CodesFact{Name: FuncName(fn), Posn: Shorten(r.pass.Fset, d.Pos()), Codes: codes})
 		}

@@ -44,7 +44,8 @@ func (p *pkgCtx) conflictPolicy(l *Layer) {
 		if body == nil {
 			return
 		}
-		stop := p.permanentCall()
+		// any cenkalti/backoff major version's Permanent stops the retry
+		stop := (&callCtx{pkgCtx: p}).isCall("Permanent", pkgBackoffV2, pkgBackoffV3, pkgBackoffV4, pkgBackoffV5)
 		if pos, ok := p.retriesOnlyConflicts(body, stop); ok {
 			pol.ConflictOnly = pos
 		}
@@ -72,23 +73,6 @@ func (p *pkgCtx) opBody(l *Layer) *ast.BlockStmt {
 	return nil
 }
 
-// permanentCall recognises the calls that stop a retry library: the
-// Permanent of any cenkalti/backoff major version.
-func (p *pkgCtx) permanentCall() func(*ast.CallExpr) bool {
-	c := &callCtx{pkgCtx: p}
-	return func(call *ast.CallExpr) bool {
-		fn, path := c.callee(call)
-		if fn == nil || fn.Name() != "Permanent" {
-			return false
-		}
-		switch path {
-		case pkgBackoffV2, pkgBackoffV3, pkgBackoffV4, pkgBackoffV5:
-			return true
-		}
-		return false
-	}
-}
-
 // retriesOnlyConflicts reports whether every return of body that hands a
 // failure back for another attempt (an error that is neither nil nor
 // stop(...)) runs only for a conflict: inside `if <conflict> {...}`, or
@@ -113,7 +97,7 @@ func (p *pkgCtx) retriesOnlyConflicts(body *ast.BlockStmt, stop func(*ast.CallEx
 			return true
 		}
 		last := astutil.Unparen(ret.Results[len(ret.Results)-1])
-		if p.isNil(last) {
+		if isNil(p.info, last) {
 			return true
 		}
 		if call, isCall := last.(*ast.CallExpr); isCall && stop(call) {
@@ -280,19 +264,10 @@ func (p *pkgCtx) failureTest(cond ast.Expr) bool {
 		return false
 	}
 	x, y := astutil.Unparen(b.X), astutil.Unparen(b.Y)
-	if p.isNil(x) {
+	if isNil(p.info, x) {
 		x, y = y, x
 	}
-	return p.isNil(y) && isErrorType(p.info.TypeOf(x))
-}
-
-func (p *pkgCtx) isNil(e ast.Expr) bool {
-	id, ok := astutil.Unparen(e).(*ast.Ident)
-	if !ok {
-		return false
-	}
-	_, isNil := p.info.Uses[id].(*types.Nil)
-	return isNil
+	return isNil(p.info, y) && isErrorType(p.info.TypeOf(x))
 }
 
 // conflictConst reports a constant that names a conflict: 409 (of an

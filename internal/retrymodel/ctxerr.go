@@ -58,14 +58,14 @@ func (p *pkgCtx) classifyCtxErrs() {
 					e.bound[v], hasErr = ctxVal{isErr: true}, true
 				case isPointer(v.Type()):
 					e.bound[v] = ctxVal{isNil: true}
-				case isInteger(v.Type()):
+				case isIntegral(v.Type()):
 					e.bound[v] = ctxVal{counter: true}
 				}
 			}
 			if !hasErr {
 				break
 			}
-			t, pos, _ := e.stmts(decl.Body.List)
+			t, pos, _ := evalStmts(e, decl.Body.List)
 			if t != Unknown && t != success && pos.IsValid() {
 				if p.res.ctxErr == nil {
 					p.res.ctxErr = make(map[*Layer]CtxErrAnswer)
@@ -99,14 +99,16 @@ func isPointer(t types.Type) bool {
 	return ok
 }
 
-func isInteger(t types.Type) bool {
-	b, ok := t.Underlying().(*types.Basic)
-	return ok && b.Info()&types.IsInteger != 0
+// A condEval is the state in which evalStmts reads a bool function: the
+// success of the operation (summary.go), a context's error (this file).
+type condEval interface {
+	cond(ast.Expr) Tri
+	bind(st ast.Stmt, init bool) bool // an assignment or var declaration (init: an if's); false: the state is lost
 }
 
-// stmts follows stmts and returns the answer of the first bool result and
-// the position of what decided it; done says every path returned.
-func (e *ctxErrEval) stmts(list []ast.Stmt) (Tri, token.Pos, bool) {
+// evalStmts follows stmts and returns the answer of the first bool result
+// and the position of what decided it; done says every path returned.
+func evalStmts(e condEval, list []ast.Stmt) (Tri, token.Pos, bool) {
 	for i, st := range list {
 		switch st := st.(type) {
 		case *ast.ReturnStmt:
@@ -114,30 +116,15 @@ func (e *ctxErrEval) stmts(list []ast.Stmt) (Tri, token.Pos, bool) {
 				return Unknown, token.NoPos, true
 			}
 			return e.cond(st.Results[0]), st.Results[0].Pos(), true
-		case *ast.AssignStmt:
-			e.assign(st)
-		case *ast.DeclStmt:
-			gd, ok := st.Decl.(*ast.GenDecl)
-			if !ok || gd.Tok != token.VAR {
-				continue
-			}
-			for _, spec := range gd.Specs {
-				vs := spec.(*ast.ValueSpec)
-				for _, id := range vs.Names {
-					if v, ok := e.p.info.Defs[id].(*types.Var); ok && len(vs.Values) == 0 && isPointer(v.Type()) {
-						e.bound[v] = ctxVal{isNil: true}
-					}
-				}
+		case *ast.AssignStmt, *ast.DeclStmt:
+			if !e.bind(st, false) {
+				return Unknown, token.NoPos, true
 			}
 		case *ast.ExprStmt:
 			// A call for its effect (a log line) does not change the answer.
 		case *ast.IfStmt:
-			if st.Init != nil {
-				as, ok := st.Init.(*ast.AssignStmt)
-				if !ok {
-					return Unknown, token.NoPos, true
-				}
-				e.assign(as)
+			if st.Init != nil && !e.bind(st.Init, true) {
+				return Unknown, token.NoPos, true
 			}
 			var elseList []ast.Stmt
 			switch el := st.Else.(type) {
@@ -151,16 +138,16 @@ func (e *ctxErrEval) stmts(list []ast.Stmt) (Tri, token.Pos, bool) {
 			other := append(append([]ast.Stmt(nil), elseList...), rest...)
 			switch e.cond(st.Cond) {
 			case Yes:
-				t, pos, done := e.stmts(then)
+				t, pos, done := evalStmts(e, then)
 				if _, isRet := lastStmt(st.Body).(*ast.ReturnStmt); isRet && t != Unknown {
 					pos = st.Cond.Pos() // the test that sends it there
 				}
 				return t, pos, done
 			case No:
-				return e.stmts(other)
+				return evalStmts(e, other)
 			}
-			a, apos, _ := e.stmts(then)
-			b, _, _ := e.stmts(other)
+			a, apos, _ := evalStmts(e, then)
+			b, _, _ := evalStmts(e, other)
 			if a == b {
 				return a, apos, true
 			}
@@ -170,6 +157,29 @@ func (e *ctxErrEval) stmts(list []ast.Stmt) (Tri, token.Pos, bool) {
 		}
 	}
 	return Unknown, token.NoPos, false
+}
+
+// bind follows an assignment (assign) and binds the pointers a var
+// declaration leaves nil; an if's init must be an assignment.
+func (e *ctxErrEval) bind(st ast.Stmt, _ bool) bool {
+	switch st := st.(type) {
+	case *ast.AssignStmt:
+		e.assign(st)
+		return true
+	case *ast.DeclStmt:
+		if gd, ok := st.Decl.(*ast.GenDecl); ok && gd.Tok == token.VAR {
+			for _, spec := range gd.Specs {
+				vs := spec.(*ast.ValueSpec)
+				for _, id := range vs.Names {
+					if v, ok := e.p.info.Defs[id].(*types.Var); ok && len(vs.Values) == 0 && isPointer(v.Type()) {
+						e.bound[v] = ctxVal{isNil: true}
+					}
+				}
+			}
+		}
+		return true
+	}
+	return false
 }
 
 func lastStmt(b *ast.BlockStmt) ast.Stmt {

@@ -4,6 +4,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"slices"
 
 	"golang.org/x/tools/go/ast/astutil"
 	"golang.org/x/tools/go/types/typeutil"
@@ -74,31 +75,21 @@ func (r *Result) getterField(fn *types.Func) *types.Var {
 	}
 	recv := r.pass.TypesInfo.Defs[decl.Recv.List[0].Names[0]]
 	var field *types.Var
-	ok := true
-	ast.Inspect(decl.Body, func(n ast.Node) bool {
-		switch n := n.(type) {
-		case *ast.FuncLit:
-			return false
-		case *ast.ReturnStmt:
-			var f *types.Var
-			if len(n.Results) == 1 {
-				if sel, isSel := astutil.Unparen(n.Results[0]).(*ast.SelectorExpr); isSel {
-					if id, isID := astutil.Unparen(sel.X).(*ast.Ident); isID && recv != nil && r.pass.TypesInfo.Uses[id] == recv {
-						if s, has := r.pass.TypesInfo.Selections[sel]; has && s.Kind() == types.FieldVal {
-							f, _ = s.Obj().(*types.Var)
-						}
+	for _, ret := range returns(decl) {
+		var f *types.Var
+		if len(ret.Results) == 1 {
+			if sel, isSel := astutil.Unparen(ret.Results[0]).(*ast.SelectorExpr); isSel {
+				if id, isID := astutil.Unparen(sel.X).(*ast.Ident); isID && recv != nil && r.pass.TypesInfo.Uses[id] == recv {
+					if s, has := r.pass.TypesInfo.Selections[sel]; has && s.Kind() == types.FieldVal {
+						f, _ = s.Obj().(*types.Var)
 					}
 				}
 			}
-			if f == nil || (field != nil && f != field) || !IsContext(f.Type()) {
-				ok = false
-			}
-			field = f
 		}
-		return ok
-	})
-	if !ok {
-		return nil
+		if f == nil || (field != nil && f != field) || !IsContext(f.Type()) {
+			return nil
+		}
+		field = f
 	}
 	return field
 }
@@ -108,12 +99,11 @@ func (r *Result) getterField(fn *types.Func) *types.Var {
 // be what a read finds.
 func (r *Result) fieldReassigned(field *types.Var) bool {
 	info := r.pass.TypesInfo
-	found := false
-	for _, f := range r.pass.Files {
-		ast.Inspect(f, func(n ast.Node) bool {
+	return slices.ContainsFunc(r.pass.Files, func(f *ast.File) bool {
+		return contains(f, func(n ast.Node) bool {
 			as, ok := n.(*ast.AssignStmt)
-			if !ok || found {
-				return !found
+			if !ok {
+				return false
 			}
 			for i, lhs := range as.Lhs {
 				sel, ok := astutil.Unparen(lhs).(*ast.SelectorExpr)
@@ -128,12 +118,11 @@ func (r *Result) fieldReassigned(field *types.Var) bool {
 						continue
 					}
 				}
-				found = true
+				return true
 			}
-			return !found
+			return false
 		})
-	}
-	return found
+	})
 }
 
 // holderLit returns the struct literal a holder expression holds: a local
@@ -161,7 +150,7 @@ func (r *Result) holderLit(x ast.Expr, fnNode ast.Node) *ast.CompositeLit {
 			x = arg
 			continue
 		}
-		val, ok := singleAssign(info, fnNode, v)
+		val, ok := singleAssign(info, fnNode, v, true)
 		if !ok {
 			return nil
 		}

@@ -3,8 +3,8 @@ package retrymodel
 import (
 	"fmt"
 	"go/ast"
+	"go/token"
 	"go/types"
-	"slices"
 	"strings"
 
 	"golang.org/x/tools/go/ast/astutil"
@@ -178,7 +178,7 @@ func (r *Result) CtxDerivation(e ast.Expr, fnNode ast.Node) ([]*ast.CallExpr, *t
 			return calls, v // ctx = context.WithTimeout(ctx, d): the parameter's own value
 		}
 		prev = v
-		val, ok := singleAssign(info, fnNode, v)
+		val, ok := singleAssign(info, fnNode, v, true)
 		if !ok {
 			return calls, v
 		}
@@ -210,29 +210,37 @@ func derivesCtx(info *types.Info, call *ast.CallExpr) bool {
 	return false
 }
 
-// singleAssign returns the one value fnNode gives v (its first result when
-// assigned with others, as ctx, cancel := ...), when v is assigned exactly
-// once there and nowhere else is its address taken.
-func singleAssign(info *types.Info, fnNode ast.Node, v *types.Var) (ast.Expr, bool) {
-	count, last, i := countAssigns(info, fnNode, v, true)
+// singleAssign returns the one value root gives v (with first, the call
+// when v is its first result, as ctx, cancel := ...), when v is assigned
+// exactly once there (= or :=) and nowhere is its address taken.
+func singleAssign(info *types.Info, root ast.Node, v *types.Var, first bool) (ast.Expr, bool) {
+	count, last, i := countAssigns(info, root, v, true)
 	if count != 1 {
 		return nil, false
 	}
-	var val ast.Expr
-	switch n := last.(type) {
+	val := assignedValue(last, i, first)
+	return val, val != nil
+}
+
+// assignedValue is the value statement n (an assignment by = or :=, or a
+// var declaration) gives its i-th variable; with first, the call of a
+// tuple assignment when i is 0.
+func assignedValue(n ast.Node, i int, first bool) ast.Expr {
+	switch n := n.(type) {
 	case *ast.AssignStmt:
 		switch {
+		case n.Tok != token.DEFINE && n.Tok != token.ASSIGN:
 		case len(n.Rhs) == len(n.Lhs):
-			val = n.Rhs[i]
-		case len(n.Rhs) == 1 && i == 0:
-			val = n.Rhs[0]
+			return n.Rhs[i]
+		case first && len(n.Rhs) == 1 && i == 0:
+			return n.Rhs[0]
 		}
 	case *ast.ValueSpec:
 		if i < len(n.Values) {
-			val = n.Values[i]
+			return n.Values[i]
 		}
 	}
-	return val, val != nil
+	return nil
 }
 
 // ctxRetries summarises, for every function of the package, the retry it
@@ -286,11 +294,7 @@ func (p *pkgCtx) ctxRetries() {
 		}
 		return nil
 	}
-	fns := make([]*types.Func, 0, len(p.res.decls))
-	for fn := range p.res.decls {
-		fns = append(fns, fn)
-	}
-	slices.SortFunc(fns, func(a, b *types.Func) int { return int(a.Pos() - b.Pos()) })
+	fns := p.res.funcsInOrder()
 	for _, fn := range fns {
 		visit(fn)
 	}

@@ -142,17 +142,9 @@ func (p *pkgCtx) eval(e ast.Expr, bind env, depth int) (constant.Value, bool) {
 			if !ok || len(ret.Results) != 1 {
 				return nil, false
 			}
-			inner := env{}
-			sig := fn.Type().(*types.Signature)
-			if sig.Params().Len() != len(e.Args) || sig.Variadic() {
+			inner, ok := p.bindParams(fn, e.Args, bind, depth+1)
+			if !ok {
 				return nil, false
-			}
-			for i, a := range e.Args {
-				v, ok := p.eval(a, bind, depth+1)
-				if !ok {
-					continue // the parameter may be unused
-				}
-				inner[sig.Params().At(i)] = v
 			}
 			return p.eval(ret.Results[0], inner, depth+1)
 		}
@@ -164,43 +156,60 @@ func (p *pkgCtx) eval(e ast.Expr, bind env, depth int) (constant.Value, bool) {
 	return nil, false
 }
 
+// bindParams binds fn's parameters to what the arguments of a call of it
+// fold to (an argument that does not fold leaves its parameter unbound:
+// it may be unused); false for a variadic fn or a count that differs.
+func (p *pkgCtx) bindParams(fn *types.Func, args []ast.Expr, bind env, depth int) (env, bool) {
+	sig := fn.Type().(*types.Signature)
+	if sig.Variadic() || sig.Params().Len() != len(args) {
+		return nil, false
+	}
+	inner := env{}
+	for i, a := range args {
+		if v, ok := p.eval(a, bind, depth); ok {
+			inner[sig.Params().At(i)] = v
+		}
+	}
+	return inner, true
+}
+
 // singleDef returns the one expression a local variable is ever given
 // (wait := base << i), or nil.
 func (p *pkgCtx) singleDef(v *types.Var) ast.Expr {
-	if v.Parent() == nil || v.Parent() == v.Pkg().Scope() {
-		return nil
+	n, i := p.localDef(v, false, true)
+	return assignedValue(n, i, false)
+}
+
+// localDef returns the one statement that gives a local variable a value
+// in its file (inFunc: its function declaration), and v's index in it: an
+// assignment, or with specs a var declaration. Nil when there are more, or
+// a ++ or &v.
+func (p *pkgCtx) localDef(v *types.Var, inFunc, specs bool) (ast.Node, int) {
+	if v.Parent() == nil || v.Pkg() == nil || v.Parent() == v.Pkg().Scope() {
+		return nil, 0
+	}
+	var root ast.Node
+	if inFunc {
+		root = p.funcScope(&ast.Ident{NamePos: v.Pos()})
 	}
 	for _, f := range p.pass.Files {
-		if v.Pos() < f.Pos() || v.Pos() > f.End() {
-			continue
+		if root == nil && v.Pos() >= f.Pos() && v.Pos() <= f.End() {
+			root = f
 		}
-		count, stmt, i := p.assignsOf(f, v, true)
-		if count != 1 {
-			return nil
-		}
-		switch n := stmt.(type) {
-		case *ast.AssignStmt:
-			if len(n.Rhs) == len(n.Lhs) && (n.Tok == token.DEFINE || n.Tok == token.ASSIGN) {
-				return n.Rhs[i]
-			}
-		case *ast.ValueSpec:
-			if i < len(n.Values) {
-				return n.Values[i]
-			}
-		}
-		return nil
 	}
-	return nil
+	if root == nil {
+		return nil, 0
+	}
+	if count, last, i := countAssigns(p.info, root, v, specs); count == 1 {
+		return last, i
+	}
+	return nil, 0
 }
 
-// assignsOf counts the places under root that give the local v a value:
-// assignments, ++/--, a taken address (counted twice: anything may write
-// through it) and, with specs, var declarations. It returns the last one
-// with v's index in it (nil for ++/-- and &v).
-func (p *pkgCtx) assignsOf(root ast.Node, v *types.Var, specs bool) (count int, last ast.Node, idx int) {
-	return countAssigns(p.info, root, v, specs)
-}
-
+// countAssigns counts the places under root that give the local v a
+// value: assignments, ++/--, a taken address (counted twice: anything may
+// write through it) and, with specs, var declarations. It returns the last
+// one with v's index in it (nil for ++/-- and &v).
 func countAssigns(info *types.Info, root ast.Node, v *types.Var, specs bool) (count int, last ast.Node, idx int) {
 	ast.Inspect(root, func(n ast.Node) bool {
 		switch n := n.(type) {

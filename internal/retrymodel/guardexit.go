@@ -39,7 +39,7 @@ func (p *pkgCtx) guardDecides(body *ast.BlockStmt, e ast.Node) bool {
 				return true
 			}
 			x, ok := cond.(ast.Expr)
-			return ok && p.mentionsVar(x, v)
+			return ok && mentionsVar(p.info, x, v)
 		}
 	}
 	found := false
@@ -53,7 +53,7 @@ func (p *pkgCtx) guardDecides(body *ast.BlockStmt, e ast.Node) bool {
 			case *ast.IfStmt:
 				if tested(st.Cond) || (st.Init != nil && tested(st.Init)) {
 					after := i+1 < len(stmts) && terminates(stmts[i+1])
-					if armLeaves(st.Body) || armLeaves(st.Else) || (endsInContinue(st.Body) && after) {
+					if armLeaves(st.Body) || armLeaves(st.Else) || (endsIn(st.Body, token.CONTINUE) && after) {
 						found = true
 						return
 					}
@@ -130,13 +130,4 @@ func stmtsLeave(stmts []ast.Stmt, inCase bool) bool {
 		}
 	}
 	return terminates(last)
-}
-
-// endsInContinue reports whether an if's then-arm goes round again.
-func endsInContinue(b *ast.BlockStmt) bool {
-	if b == nil || len(b.List) == 0 {
-		return false
-	}
-	br, ok := b.List[len(b.List)-1].(*ast.BranchStmt)
-	return ok && br.Tok == token.CONTINUE
 }

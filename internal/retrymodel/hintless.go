@@ -163,22 +163,19 @@ func (p *pkgCtx) readsHint(n ast.Node, depth int) bool {
 	if p.retryAfterPos(n).IsValid() {
 		return true
 	}
-	found := false
-	ast.Inspect(n, func(m ast.Node) bool {
+	return contains(n, func(m ast.Node) bool {
 		id, ok := m.(*ast.Ident)
-		if !ok || found {
-			return !found
+		if !ok {
+			return false
 		}
 		v, ok := p.info.Uses[id].(*types.Var)
 		if !ok {
-			return true
+			return false
 		}
 		if def := p.singleDef(v); def != nil && p.readsHint(def, depth+1) {
-			found = true
-		} else if call, _ := p.tupleDef(v); call != nil && p.readsHint(call, depth+1) {
-			found = true
+			return true
 		}
-		return !found
+		call, _ := p.tupleDef(v)
+		return call != nil && p.readsHint(call, depth+1)
 	})
-	return found
 }

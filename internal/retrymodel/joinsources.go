@@ -4,6 +4,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"slices"
 
 	"golang.org/x/tools/go/ast/astutil"
 )
@@ -128,14 +129,10 @@ func joinValue(a, b Value) Value {
 }
 
 func mentionsVar(info *types.Info, e ast.Expr, v *types.Var) bool {
-	found := false
-	ast.Inspect(e, func(n ast.Node) bool {
-		if id, ok := n.(*ast.Ident); ok && info.Uses[id] == v {
-			found = true
-		}
-		return !found
+	return contains(e, func(n ast.Node) bool {
+		id, ok := n.(*ast.Ident)
+		return ok && info.Uses[id] == v
 	})
-	return found
 }
 
 // optionSet reports a field set made by an option: inside a function
@@ -153,20 +150,13 @@ func (p *callCtx) optionSet(s fieldSet) bool {
 			if !ok || fd.Body == nil || !fd.Name.IsExported() || s.pos < fd.Body.Pos() || s.pos >= fd.Body.End() {
 				continue
 			}
-			found := false
-			ast.Inspect(fd.Body, func(n ast.Node) bool {
+			return contains(fd.Body, func(n ast.Node) bool {
 				ret, ok := n.(*ast.ReturnStmt)
-				if !ok || found {
-					return !found
-				}
-				for _, r := range ret.Results {
-					if lit, ok := r.(*ast.FuncLit); ok && lit.Pos() <= s.pos && s.pos < lit.End() {
-						found = true
-					}
-				}
-				return !found
+				return ok && slices.ContainsFunc(ret.Results, func(r ast.Expr) bool {
+					lit, ok := r.(*ast.FuncLit)
+					return ok && lit.Pos() <= s.pos && s.pos < lit.End()
+				})
 			})
-			return found
 		}
 	}
 	return false

@@ -5,6 +5,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"slices"
 	"strings"
 	"time"
 
@@ -65,7 +66,7 @@ func (p *callCtx) backoffV4Layer(call *ast.CallExpr, fn *types.Func) *Layer {
 	l := &Layer{Kind: Library, Name: "backoff." + fn.Name()}
 	p.setOperation(l, call.Args[0])
 	pkg := fn.Pkg().Path()
-	if p.pollBody(l.Body, p.isCall(pkg, "Permanent"), nil) {
+	if p.pollBody(l.Body, p.isCall("Permanent", pkg), nil) {
 		return nil
 	}
 	b := p.resolveBackoff(call.Args[1], pkg, 0)
@@ -115,7 +116,7 @@ func (p *callCtx) backoffV5Layer(call *ast.CallExpr, fn *types.Func) *Layer {
 	}
 	l := &Layer{Kind: Library, Name: "backoff.Retry", Context: call.Args[0]}
 	p.setOperation(l, call.Args[1])
-	if p.pollBody(l.Body, p.isCall(pkgBackoffV5, "Permanent"), nil) {
+	if p.pollBody(l.Body, p.isCall("Permanent", pkgBackoffV5), nil) {
 		return nil
 	}
 	pol := &l.Policy
@@ -234,22 +235,14 @@ func (p *callCtx) resolveBackoff(e ast.Expr, pkg string, depth int) boPolicy {
 			if pkg != pkgBackoffV5 {
 				b.maxElapsed = zero
 			}
-			for _, elt := range x.Elts {
-				if kv, ok := elt.(*ast.KeyValueExpr); ok {
-					if id, ok := kv.Key.(*ast.Ident); ok {
-						p.boField(&b, id.Name, kv.Value)
-					}
-				}
-			}
+			keyed(x, func(name string, v ast.Expr) { p.boField(&b, name, v) })
 		case namedIs(t, pkg, "ConstantBackOff"):
 			b = boPolicy{known: true, kind: "constant", pos: x.Pos(), initial: Value{Set: true, Known: true, Pos: x.Pos()}}
-			for _, elt := range x.Elts {
-				if kv, ok := elt.(*ast.KeyValueExpr); ok {
-					if id, ok := kv.Key.(*ast.Ident); ok && id.Name == "Interval" {
-						b.initial = p.durVal(kv.Value)
-					}
+			keyed(x, func(name string, v ast.Expr) {
+				if name == "Interval" {
+					b.initial = p.durVal(v)
 				}
-			}
+			})
 		case namedIs(t, pkg, "ZeroBackOff"):
 			b = boPolicy{known: true, kind: "zero", pos: x.Pos(), initial: Value{Set: true, Known: true, Pos: x.Pos()}}
 		case namedIs(t, pkg, "StopBackOff"):
@@ -260,9 +253,7 @@ func (p *callCtx) resolveBackoff(e ast.Expr, pkg string, depth int) boPolicy {
 	default:
 		return b
 	}
-	for _, s := range p.setsOn(vars) {
-		p.boField(&b, s.name, s.rhs)
-	}
+	p.applySets(vars, func(name string, v ast.Expr) { p.boField(&b, name, v) })
 	if p.escaped(vars) && b.kind == "exponential" {
 		// handed to a function that may set its fields
 		u := unknownVal(b.pos)
@@ -396,7 +387,7 @@ func (p *callCtx) retryGoLayer(call *ast.CallExpr, fn *types.Func) *Layer {
 		l.Name = "retry.DoWithData"
 	}
 	p.setOperation(l, call.Args[0])
-	if p.pollBody(l.Body, p.isCall(pkgRetryGo, "Unrecoverable"), nil) {
+	if p.pollBody(l.Body, p.isCall("Unrecoverable", pkgRetryGo), nil) {
 		return nil
 	}
 	pol := &l.Policy
@@ -611,7 +602,7 @@ func (p *callCtx) goRetryLayer(call *ast.CallExpr, fn *types.Func) *Layer {
 	}
 	l := &Layer{Kind: Library, Name: "go-retry " + fn.Name(), Context: call.Args[0]}
 	p.setOperation(l, call.Args[2])
-	if p.pollBody(l.Body, nil, p.isCall(pkgGoRetry, "RetryableError")) {
+	if p.pollBody(l.Body, nil, p.isCall("RetryableError", pkgGoRetry)) {
 		return nil
 	}
 	pol := &l.Policy
@@ -681,24 +672,17 @@ func (p *callCtx) goRetryLayer(call *ast.CallExpr, fn *types.Func) *Layer {
 // callsGoRetryUser reports a call in body to another package that imports
 // go-retry: it may return an error already wrapped in RetryableError.
 func (p *callCtx) callsGoRetryUser(body ast.Node) bool {
-	found := false
-	ast.Inspect(body, func(n ast.Node) bool {
+	return contains(body, func(n ast.Node) bool {
 		call, ok := n.(*ast.CallExpr)
-		if !ok || found {
-			return !found
+		if !ok {
+			return false
 		}
 		fn, path := p.callee(call)
 		if fn == nil || fn.Pkg() == p.pass.Pkg || path == pkgGoRetry {
-			return true
+			return false
 		}
-		for _, imp := range fn.Pkg().Imports() {
-			if imp.Path() == pkgGoRetry {
-				found = true
-			}
-		}
-		return !found
+		return slices.ContainsFunc(fn.Pkg().Imports(), func(imp *types.Package) bool { return imp.Path() == pkgGoRetry })
 	})
-	return found
 }
 
 func (p *callCtx) resolveGoRetry(e ast.Expr, depth int) grPolicy {
@@ -840,14 +824,10 @@ func (p *callCtx) k8sWaitLayer(call *ast.CallExpr, fn *types.Func) *Layer {
 // error, or a done result computed from an error (return err == nil, nil).
 func (p *callCtx) conditionRetriesErrors(body *ast.BlockStmt) bool {
 	mentionsErr := func(e ast.Node) bool {
-		found := false
-		ast.Inspect(e, func(n ast.Node) bool {
-			if x, ok := n.(ast.Expr); ok && isErrorType(p.info.TypeOf(x)) {
-				found = true // an error variable or a call returning one
-			}
-			return !found
+		return contains(e, func(n ast.Node) bool {
+			x, ok := n.(ast.Expr)
+			return ok && isErrorType(p.info.TypeOf(x)) // an error variable or a call returning one
 		})
-		return found
 	}
 	retries := false
 	var walk func(n ast.Node, underErr bool)
@@ -873,7 +853,7 @@ func (p *callCtx) conditionRetriesErrors(body *ast.BlockStmt) bool {
 					return false
 				}
 				done, err := m.Results[0], m.Results[1]
-				if !isNilIdent(astutil.Unparen(err)) {
+				if !isNil(p.info, err) {
 					return false
 				}
 				if id, ok := astutil.Unparen(done).(*ast.Ident); ok && id.Name == "false" && underErr {
@@ -920,19 +900,11 @@ func (p *callCtx) resolveK8sBackoff(e ast.Expr) k8sBackoff {
 			return b
 		}
 		b = k8sBackoff{known: true, pos: x.Pos(), steps: zero, duration: zero, factor: zero, jitter: zero, capD: zero}
-		for _, elt := range x.Elts {
-			if kv, ok := elt.(*ast.KeyValueExpr); ok {
-				if id, ok := kv.Key.(*ast.Ident); ok {
-					p.k8sField(&b, id.Name, kv.Value)
-				}
-			}
-		}
+		keyed(x, func(name string, v ast.Expr) { p.k8sField(&b, name, v) })
 	default:
 		return b
 	}
-	for _, s := range p.setsOn(vars) {
-		p.k8sField(&b, s.name, s.rhs)
-	}
+	p.applySets(vars, func(name string, v ast.Expr) { p.k8sField(&b, name, v) })
 	return b
 }
 

@@ -105,11 +105,7 @@ func (p *pkgCtx) loopLayer(n ast.Node, fnNode ast.Node, stack []ast.Node) *Layer
 // over an integer) rather than walking a collection or channel.
 func (p *pkgCtx) rangeCounts(r *ast.RangeStmt) bool {
 	t := p.info.TypeOf(r.X)
-	if t == nil {
-		return false
-	}
-	b, ok := t.Underlying().(*types.Basic)
-	return ok && b.Info()&types.IsInteger != 0
+	return t != nil && isIntegral(t)
 }
 
 // fallback records a range over a collection that tries each element once
@@ -144,19 +140,12 @@ func (p *pkgCtx) namedRetry(n ast.Node) bool {
 			names = append(names, n.Key)
 		}
 	}
-	found := false
-	for _, x := range names {
-		ast.Inspect(x, func(m ast.Node) bool {
-			switch m := m.(type) {
-			case *ast.Ident:
-				found = found || retryName.MatchString(m.Name)
-			case *ast.SelectorExpr:
-				found = found || retryName.MatchString(m.Sel.Name)
-			}
-			return true
+	return slices.ContainsFunc(names, func(x ast.Node) bool {
+		return contains(x, func(m ast.Node) bool {
+			id, ok := m.(*ast.Ident) // a selector's name is an identifier too
+			return ok && retryName.MatchString(id.Name)
 		})
-	}
-	return found
+	})
 }
 
 // shape finds the operation, its error variables, and how the body leaves
@@ -438,12 +427,10 @@ func (p *pkgCtx) keepRetried(loop ast.Node, body *ast.BlockStmt, cond ast.Expr, 
 			retried[v] = true // op() == nil tested in place
 		}
 	}
-	for v, call := range s.errs {
+	for v := range s.errs {
 		if !retried[v] {
 			delete(s.errs, v)
-			continue
 		}
-		_ = call
 	}
 	all := slices.Clone(s.ops)
 	ops := s.ops[:0]
@@ -459,17 +446,10 @@ func (p *pkgCtx) keepRetried(loop ast.Node, body *ast.BlockStmt, cond ast.Expr, 
 }
 
 func (p *pkgCtx) callsSelf(b ast.Node, self *types.Func) bool {
-	if self == nil {
-		return false
-	}
-	found := false
-	ast.Inspect(b, func(n ast.Node) bool {
-		if c, ok := n.(*ast.CallExpr); ok && typeutil.StaticCallee(p.info, c) == self {
-			found = true
-		}
-		return !found
+	return self != nil && contains(b, func(n ast.Node) bool {
+		c, ok := n.(*ast.CallExpr)
+		return ok && typeutil.StaticCallee(p.info, c) == self
 	})
-	return found
 }
 
 // continuesOrWaits reports a failure branch that goes on to another turn
@@ -488,12 +468,15 @@ func (p *pkgCtx) continuesOrWaits(b *ast.BlockStmt, loop ast.Node) bool {
 	return found
 }
 
-func (p *pkgCtx) endsInGoto(b *ast.BlockStmt) bool {
-	if len(b.List) == 0 {
+func (p *pkgCtx) endsInGoto(b *ast.BlockStmt) bool { return endsIn(b, token.GOTO) }
+
+// endsIn reports whether a block's last statement is a tok branch.
+func endsIn(b *ast.BlockStmt, tok token.Token) bool {
+	if b == nil || len(b.List) == 0 {
 		return false
 	}
 	br, ok := b.List[len(b.List)-1].(*ast.BranchStmt)
-	return ok && br.Tok == token.GOTO
+	return ok && br.Tok == tok
 }
 
 // fallible reports whether call returns an error and is not a log, wait or
@@ -637,16 +620,7 @@ func (p *pkgCtx) nonEmpty(e ast.Expr, s *loopShape) bool {
 		id, ok := x.(*ast.Ident)
 		return ok && s.results[p.identVar(id)]
 	}
-	zero := func(x ast.Expr) bool {
-		if isNil(p.info, x) {
-			return true
-		}
-		tv, ok := p.info.Types[x]
-		if !ok || tv.Value == nil {
-			return false
-		}
-		return tv.Value.ExactString() == `""` || tv.Value.ExactString() == "0"
-	}
+	zero := p.zeroValue
 	switch b.Op {
 	case token.NEQ:
 		return isResult(b.X) && zero(b.Y) || isResult(b.Y) && zero(b.X)
@@ -664,19 +638,8 @@ func (p *pkgCtx) statusPath(c *ast.BinaryExpr, s *loopShape) path {
 		return unknownPath
 	}
 	op, lit := c.Op, c.Y
-	if n, ok := p.fold.Int(c.X); ok {
-		_ = n
-		lit = c.X
-		switch op { // flip: 500 <= code is code >= 500
-		case token.LSS:
-			op = token.GTR
-		case token.LEQ:
-			op = token.GEQ
-		case token.GTR:
-			op = token.LSS
-		case token.GEQ:
-			op = token.LEQ
-		}
+	if _, ok := p.fold.Int(c.X); ok {
+		lit, op = c.X, flip(op) // 500 <= code is code >= 500
 	}
 	n, ok := p.fold.Int(lit)
 	if !ok {
@@ -713,29 +676,27 @@ func (p *pkgCtx) statusPath(c *ast.BinaryExpr, s *loopShape) path {
 // statusTest reports a comparison that reads the status of the operation's
 // response (resp.StatusCode >= 500, code == 429).
 func (p *pkgCtx) statusTest(e ast.Expr, s *loopShape) bool {
-	found := false
-	ast.Inspect(e, func(n ast.Node) bool {
+	return contains(e, func(n ast.Node) bool {
 		if id, ok := n.(*ast.Ident); ok && s.statusVars[p.identVar(id)] {
-			found = true
+			return true
 		}
-		if sel, ok := n.(*ast.SelectorExpr); ok {
-			switch sel.Sel.Name {
-			case "StatusCode", "Status", "Code", "HTTPStatusCode":
-				// An HTTP or RPC status is a number (or a method returning
-				// one); a job's Status string ("queued") is a poll state.
-				if t := p.info.TypeOf(sel); t != nil && !isIntegral(t) {
-					if sig, ok := t.(*types.Signature); !ok || sig.Results().Len() != 1 || !isIntegral(sig.Results().At(0).Type()) {
-						return true
-					}
-				}
-				if p.mentionsResult(sel.X, s) || p.mentionsErr(sel.X, s) {
-					found = true
+		sel, ok := n.(*ast.SelectorExpr)
+		if !ok {
+			return false
+		}
+		switch sel.Sel.Name {
+		case "StatusCode", "Status", "Code", "HTTPStatusCode":
+			// An HTTP or RPC status is a number (or a method returning
+			// one); a job's Status string ("queued") is a poll state.
+			if t := p.info.TypeOf(sel); t != nil && !isIntegral(t) {
+				if sig, ok := t.(*types.Signature); !ok || sig.Results().Len() != 1 || !isIntegral(sig.Results().At(0).Type()) {
+					return false
 				}
 			}
+			return p.mentionsResult(sel.X, s) || p.mentionsErr(sel.X, s)
 		}
-		return !found
+		return false
 	})
-	return found
 }
 
 func (p *pkgCtx) errOperand(c *ast.BinaryExpr, s *loopShape) (*types.Var, bool) {
@@ -798,31 +759,11 @@ func (p *pkgCtx) track(st ast.Stmt, s *loopShape) {
 }
 
 func (p *pkgCtx) mentionsErr(e ast.Expr, s *loopShape) bool {
-	found := false
-	ast.Inspect(e, func(n ast.Node) bool {
-		if id, ok := n.(*ast.Ident); ok {
-			if v := p.identVar(id); v != nil {
-				if _, ok := s.errs[v]; ok {
-					found = true
-				}
-			}
-		}
-		return !found
-	})
-	return found
+	return p.mentions(e, func(v *types.Var) bool { _, ok := s.errs[v]; return ok })
 }
 
 func (p *pkgCtx) mentionsResult(e ast.Expr, s *loopShape) bool {
-	found := false
-	ast.Inspect(e, func(n ast.Node) bool {
-		if id, ok := n.(*ast.Ident); ok {
-			if v := p.identVar(id); v != nil && s.results[v] {
-				found = true
-			}
-		}
-		return !found
-	})
-	return found
+	return p.mentions(e, func(v *types.Var) bool { return s.results[v] })
 }
 
 // walkPaths follows the statements of a block, knowing on which path
@@ -1056,26 +997,24 @@ func (p *pkgCtx) blockLeaves(b *ast.BlockStmt, loop ast.Node) bool {
 // branchLeaves reports whether a break statement leaves loop (and not an
 // inner switch, select or loop).
 func (p *pkgCtx) branchLeaves(br *ast.BranchStmt, loop ast.Node) bool {
-	if loop == nil {
-		return false
-	}
-	if br.Label != nil {
-		return p.labelOf(loop) != nil && p.labelOf(loop).Name == br.Label.Name
-	}
-	return p.innermostBreakable(br, loop) == loop
+	return p.branchTo(br, loop, true)
 }
 
+// branchTargets reports whether a continue statement goes round loop (and
+// not an inner loop).
 func (p *pkgCtx) branchTargets(br *ast.BranchStmt, loop ast.Node) bool {
+	return p.branchTo(br, loop, false)
+}
+
+// branchTo reports whether br's target is loop: its label, or else loop is
+// the innermost loop (with breaks, also switch or select) around br.
+func (p *pkgCtx) branchTo(br *ast.BranchStmt, loop ast.Node, isBreak bool) bool {
 	if loop == nil {
 		return false
 	}
 	if br.Label != nil {
 		return p.labelOf(loop) != nil && p.labelOf(loop).Name == br.Label.Name
 	}
-	return p.innermostLoop(br, loop) == loop
-}
-
-func (p *pkgCtx) innermostLoop(br ast.Node, loop ast.Node) ast.Node {
 	best := loop
 	ast.Inspect(loop, func(n ast.Node) bool {
 		if n == nil || !within(br, n) {
@@ -1084,25 +1023,14 @@ func (p *pkgCtx) innermostLoop(br ast.Node, loop ast.Node) ast.Node {
 		switch n.(type) {
 		case *ast.ForStmt, *ast.RangeStmt:
 			best = n
+		case *ast.SwitchStmt, *ast.TypeSwitchStmt, *ast.SelectStmt:
+			if isBreak {
+				best = n
+			}
 		}
 		return true
 	})
-	return best
-}
-
-func (p *pkgCtx) innermostBreakable(br ast.Node, loop ast.Node) ast.Node {
-	best := loop
-	ast.Inspect(loop, func(n ast.Node) bool {
-		if n == nil || !within(br, n) {
-			return false
-		}
-		switch n.(type) {
-		case *ast.ForStmt, *ast.RangeStmt, *ast.SwitchStmt, *ast.TypeSwitchStmt, *ast.SelectStmt:
-			best = n
-		}
-		return true
-	})
-	return best
+	return best == loop
 }
 
 // gotoLeaves reports whether a goto jumps to a label outside loop.
@@ -1168,22 +1096,13 @@ func (p *pkgCtx) varies(body *ast.BlockStmt, s *loopShape) bool {
 		return false
 	}
 	for _, op := range s.ops {
-		found := false
-		ast.Inspect(op, func(n ast.Node) bool {
-			if id, ok := n.(*ast.Ident); ok {
-				// Only a value set after the op reaches it from the turn
-				// before (token = resp.Next); one set before it in the same
-				// turn (body, _ := io.ReadAll(resp.Body); toError(resp,
-				// body)) reads this attempt's result.
-				if v := p.identVar(id); v != nil {
-					for _, at := range fromResult[v] {
-						found = found || at > op.End()
-					}
-				}
-			}
-			return !found
-		})
-		if found {
+		// Only a value set after the op reaches it from the turn before
+		// (token = resp.Next); one set before it in the same turn (body, _
+		// := io.ReadAll(resp.Body); toError(resp, body)) reads this
+		// attempt's result.
+		if p.mentions(op, func(v *types.Var) bool {
+			return slices.ContainsFunc(fromResult[v], func(at token.Pos) bool { return at > op.End() })
+		}) {
 			return true
 		}
 	}

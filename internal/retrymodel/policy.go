@@ -232,13 +232,8 @@ func counterSide(b *ast.BinaryExpr) (*ast.Ident, ast.Expr, token.Token) {
 	if id, ok := astutil.Unparen(b.X).(*ast.Ident); ok {
 		return id, b.Y, b.Op
 	}
-	if id, ok := astutil.Unparen(b.Y).(*ast.Ident); ok {
-		switch b.Op {
-		case token.GTR:
-			return id, b.X, token.LSS
-		case token.GEQ:
-			return id, b.X, token.LEQ
-		}
+	if id, ok := astutil.Unparen(b.Y).(*ast.Ident); ok && (b.Op == token.GTR || b.Op == token.GEQ) {
+		return id, b.X, flip(b.Op)
 	}
 	return nil, nil, 0
 }
@@ -297,16 +292,7 @@ func (p *pkgCtx) declValue(v *types.Var) (int64, bool) {
 // opBeforeLoop reports `err := op(); for err != nil ...`: the first attempt
 // runs before the loop, which then counts only retries.
 func (p *pkgCtx) opBeforeLoop(f *ast.ForStmt, ctr *types.Var) bool {
-	found := false
-	ast.Inspect(f.Cond, func(n ast.Node) bool {
-		if id, ok := n.(*ast.Ident); ok {
-			if v := p.identVar(id); v != nil && isErrorType(v.Type()) {
-				found = true
-			}
-		}
-		return true
-	})
-	return found
+	return p.mentions(f.Cond, func(v *types.Var) bool { return isErrorType(v.Type()) })
 }
 
 // bodyCounter reads `if attempt >= max { return err }` in the body, with

@@ -38,7 +38,7 @@ func (p *callCtx) pollBody(body ast.Node, permanent func(*ast.CallExpr) bool, wr
 				return false
 			}
 			e := astutil.Unparen(n.Results[len(n.Results)-1])
-			if isNilIdent(e) {
+			if isNil(p.info, e) {
 				return false
 			}
 			if c, ok := e.(*ast.CallExpr); ok {
@@ -94,11 +94,6 @@ func (p *callCtx) pollBody(body ast.Node, permanent func(*ast.CallExpr) bool, wr
 		return !status
 	})
 	return !status
-}
-
-func isNilIdent(e ast.Expr) bool {
-	id, ok := e.(*ast.Ident)
-	return ok && id.Name == "nil"
 }
 
 // freshError reports an error made on the spot rather than one returned by

@@ -32,7 +32,7 @@ func (p *pkgCtx) prodWaits(l *Layer, n ast.Node, ctr *counter) []time.Duration {
 	if !ok || l.Kind != Loop || len(l.Waits) != 1 || ctr == nil || ctr.v == nil || !ctr.inHeader || !ctr.startOK {
 		return nil
 	}
-	if inc, ok := fs.Post.(*ast.IncDecStmt); !ok || inc.Tok != token.INC || p.identOf(inc.X) != ctr.v {
+	if inc, ok := fs.Post.(*ast.IncDecStmt); !ok || inc.Tok != token.INC || p.varOf(inc.X) != ctr.v {
 		return nil
 	}
 	d := p.sleepDuration(l.Waits[0])
@@ -59,13 +59,6 @@ func (p *pkgCtx) prodWaits(l *Layer, n ast.Node, ctr *counter) []time.Duration {
 		ws = append(ws, time.Duration(i))
 	}
 	return ws
-}
-
-func (p *pkgCtx) identOf(e ast.Expr) *types.Var {
-	if id, ok := astutil.Unparen(e).(*ast.Ident); ok {
-		return p.identVar(id)
-	}
-	return nil
 }
 
 // sleepDuration is the duration of the first time.Sleep, time.After or
@@ -126,19 +119,7 @@ func (p *pkgCtx) testShortened() map[*types.Var]bool {
 // readsShortened reports whether e reads a variable that tests reassign.
 func (p *pkgCtx) readsShortened(e ast.Expr) bool {
 	short := p.testShortened()
-	if len(short) == 0 {
-		return false
-	}
-	found := false
-	ast.Inspect(e, func(n ast.Node) bool {
-		if id, ok := n.(*ast.Ident); ok {
-			if v, ok := p.info.Uses[id].(*types.Var); ok && short[v] {
-				found = true
-			}
-		}
-		return !found
-	})
-	return found
+	return len(short) > 0 && p.mentions(e, func(v *types.Var) bool { return short[v] })
 }
 
 // prodFolder folds over the package's production files only.

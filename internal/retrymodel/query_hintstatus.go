@@ -223,12 +223,8 @@ func (r *Result) isStatusExpr(e ast.Expr, depth int) bool {
 
 // mentionsStatus reports whether e reads a response status.
 func (r *Result) mentionsStatus(e ast.Expr) bool {
-	found := false
-	ast.Inspect(e, func(n ast.Node) bool {
-		if x, ok := n.(ast.Expr); ok && r.isStatusExpr(x, 0) {
-			found = true
-		}
-		return !found
+	return contains(e, func(n ast.Node) bool {
+		x, ok := n.(ast.Expr)
+		return ok && r.isStatusExpr(x, 0)
 	})
-	return found
 }

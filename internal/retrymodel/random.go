@@ -4,6 +4,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"slices"
 	"strings"
 
 	"golang.org/x/tools/go/ast/astutil"
@@ -509,37 +510,28 @@ func (p *pkgCtx) fixedWait(ws *waitSite, body ast.Node) (string, bool) {
 
 // assignsField reports an assignment to field fld in body.
 func (p *pkgCtx) assignsField(body ast.Node, fld *types.Var) bool {
-	found := false
-	ast.Inspect(body, func(n ast.Node) bool {
-		if as, ok := n.(*ast.AssignStmt); ok {
-			for _, lhs := range as.Lhs {
-				if s, ok := astutil.Unparen(lhs).(*ast.SelectorExpr); ok && p.info.Uses[s.Sel] == fld {
-					found = true
-				}
-			}
-		}
-		return !found
+	return contains(body, func(n ast.Node) bool {
+		as, ok := n.(*ast.AssignStmt)
+		return ok && slices.ContainsFunc(as.Lhs, func(lhs ast.Expr) bool {
+			s, ok := astutil.Unparen(lhs).(*ast.SelectorExpr)
+			return ok && p.info.Uses[s.Sel] == fld
+		})
 	})
-	return found
 }
 
 // assignsVar reports an assignment to v in body.
 func (p *pkgCtx) assignsVar(body ast.Node, v *types.Var) bool {
-	found := false
-	ast.Inspect(body, func(n ast.Node) bool {
+	is := func(e ast.Expr) bool {
+		id, ok := astutil.Unparen(e).(*ast.Ident)
+		return ok && p.identVar(id) == v
+	}
+	return contains(body, func(n ast.Node) bool {
 		switch n := n.(type) {
 		case *ast.AssignStmt:
-			for _, lhs := range n.Lhs {
-				if id, ok := astutil.Unparen(lhs).(*ast.Ident); ok && p.identVar(id) == v {
-					found = true
-				}
-			}
+			return slices.ContainsFunc(n.Lhs, is)
 		case *ast.IncDecStmt:
-			if id, ok := astutil.Unparen(n.X).(*ast.Ident); ok && p.identVar(id) == v {
-				found = true
-			}
+			return is(n.X)
 		}
-		return !found
+		return false
 	})
-	return found
 }

@@ -167,11 +167,7 @@ func (p *pkgCtx) summarize() {
 		return p.res.funcs[fn]
 	}
 
-	fns := make([]*types.Func, 0, len(p.res.decls))
-	for fn := range p.res.decls {
-		fns = append(fns, fn)
-	}
-	slices.SortFunc(fns, func(a, b *types.Func) int { return int(a.Pos() - b.Pos()) })
+	fns := p.res.funcsInOrder()
 	for _, fn := range fns {
 		visit(fn)
 	}

@@ -5,6 +5,7 @@ import (
 	"go/constant"
 	"go/token"
 	"go/types"
+	"slices"
 	"strings"
 
 	"golang.org/x/tools/go/ast/astutil"
@@ -78,46 +79,27 @@ func (p *pkgCtx) readinessCheck(op *ast.CallExpr) bool {
 // localTarget: the operation's address is this machine, directly or
 // through a field or local the function sets to such an address.
 func (p *pkgCtx) localTarget(op *ast.CallExpr, fnNode ast.Node) bool {
-	if p.opStrings(op, isLoopback) {
+	if p.opStrings(op, LoopbackURL) {
 		return true
 	}
 	// "http://" + h.addr + "/ready" where the function set h.addr = "localhost:18080".
-	found := false
-	ast.Inspect(op, func(n ast.Node) bool {
-		var obj types.Object
-		switch x := n.(type) {
-		case *ast.SelectorExpr:
-			obj = p.info.Uses[x.Sel]
-		case *ast.Ident:
-			obj = p.info.Uses[x]
-		}
-		if v, ok := obj.(*types.Var); ok && fnNode != nil {
-			ast.Inspect(fnNode, func(m ast.Node) bool {
-				as, ok := m.(*ast.AssignStmt)
-				if !ok || len(as.Lhs) != len(as.Rhs) {
+	return fnNode != nil && contains(op, func(n ast.Node) bool {
+		x, ok := n.(ast.Expr)
+		v := p.varOf(x)
+		return ok && v != nil && contains(fnNode, func(m ast.Node) bool {
+			as, ok := m.(*ast.AssignStmt)
+			if !ok || len(as.Lhs) != len(as.Rhs) {
+				return false
+			}
+			for i, lhs := range as.Lhs {
+				if p.varOf(lhs) == v && p.stringsIn(as.Rhs[i], LoopbackURL) {
 					return true
 				}
-				for i, lhs := range as.Lhs {
-					var lobj types.Object
-					switch l := astutil.Unparen(lhs).(type) {
-					case *ast.SelectorExpr:
-						lobj = p.info.Uses[l.Sel]
-					case *ast.Ident:
-						lobj = p.identVar(l)
-					}
-					if lobj == v && p.stringsIn(as.Rhs[i], isLoopback) {
-						found = true
-					}
-				}
-				return !found
-			})
-		}
-		return !found
+			}
+			return false
+		})
 	})
-	return found
 }
-
-func isLoopback(s string) bool { return LoopbackURL(s) }
 
 // opStrings reports a string constant in the operation's arguments (also
 // through the request it sends: http.NewRequest(..., url, ...)) that
@@ -184,38 +166,18 @@ func (p *pkgCtx) waitsFirst(body *ast.BlockStmt, ops []*ast.CallExpr, waits []wa
 // changesPerTurn reports a duration that mentions a variable the loop
 // changes (the counter, a growing delay): a backoff, not an interval.
 func (p *pkgCtx) changesPerTurn(dur ast.Expr, body *ast.BlockStmt) bool {
-	if dur == nil {
-		return false
-	}
-	changes := false
-	ast.Inspect(dur, func(n ast.Node) bool {
-		id, ok := n.(*ast.Ident)
-		if !ok {
-			return true
-		}
-		v := p.identVar(id)
-		if v == nil {
-			return true
-		}
+	return dur != nil && p.mentions(dur, func(v *types.Var) bool {
 		if _, grows := p.growingVars(body)[v]; grows || p.stepOf(v, body).IsValid() {
-			changes = true
+			return true
 		}
-		for _, f := range p.pass.Files {
-			ast.Inspect(f, func(m ast.Node) bool {
-				if fs, ok := m.(*ast.ForStmt); ok && fs.Body == body && fs.Post != nil {
-					ast.Inspect(fs.Post, func(k ast.Node) bool {
-						if kid, ok := k.(*ast.Ident); ok && p.identVar(kid) == v {
-							changes = true
-						}
-						return true
-					})
-				}
-				return !changes
+		is := func(k *types.Var) bool { return k == v }
+		return slices.ContainsFunc(p.pass.Files, func(f *ast.File) bool {
+			return contains(f, func(m ast.Node) bool {
+				fs, ok := m.(*ast.ForStmt)
+				return ok && fs.Body == body && fs.Post != nil && p.mentions(fs.Post, is)
 			})
-		}
-		return !changes
+		})
 	})
-	return changes
 }
 
 // attemptBefore reports the operation called before the loop in the same

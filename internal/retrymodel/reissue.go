@@ -152,7 +152,7 @@ func (r *reissueFinder) indexFuncValues() {
 					if !ok {
 						continue
 					}
-					if v := assignedVar(info, lhs); v != nil {
+					if v := varOf(info, lhs); v != nil {
 						r.lits[v] = append(r.lits[v], lit)
 					}
 				}
@@ -160,18 +160,6 @@ func (r *reissueFinder) indexFuncValues() {
 			return true
 		})
 	}
-}
-
-func assignedVar(info *types.Info, e ast.Expr) *types.Var {
-	switch e := ast.Unparen(e).(type) {
-	case *ast.Ident:
-		v, _ := info.ObjectOf(e).(*types.Var)
-		return v
-	case *ast.SelectorExpr:
-		v, _ := info.Uses[e.Sel].(*types.Var)
-		return v
-	}
-	return nil
 }
 
 // callees returns the function bodies a call may run: a package function
@@ -186,7 +174,7 @@ func (r *reissueFinder) callees(call *ast.CallExpr) []ast.Node {
 	if lit, ok := ast.Unparen(call.Fun).(*ast.FuncLit); ok {
 		return []ast.Node{lit}
 	}
-	v := assignedVar(r.p.info, call.Fun)
+	v := r.p.varOf(call.Fun)
 	if v == nil {
 		return nil
 	}
@@ -491,16 +479,7 @@ func (r *reissueFinder) isErrNil(c *ast.BinaryExpr) bool {
 
 // testsError reports whether e mentions an error value.
 func (r *reissueFinder) testsError(e ast.Expr) bool {
-	found := false
-	ast.Inspect(e, func(n ast.Node) bool {
-		if id, ok := n.(*ast.Ident); ok && !found {
-			if v, ok := r.p.info.Uses[id].(*types.Var); ok && isErrorType(v.Type()) {
-				found = true
-			}
-		}
-		return !found
-	})
-	return found
+	return r.p.mentions(e, func(v *types.Var) bool { return isErrorType(v.Type()) })
 }
 
 // handsError reports whether a call is handed an error: an error-typed
@@ -841,30 +820,19 @@ func (r *reissueFinder) blockStops(b *ast.BlockStmt, t types.Type) bool {
 	return stops
 }
 
-func flip(op token.Token) token.Token {
-	switch op {
-	case token.LSS:
-		return token.GTR
-	case token.LEQ:
-		return token.GEQ
-	case token.GTR:
-		return token.LSS
-	case token.GEQ:
-		return token.LEQ
-	}
-	return op
+// flip mirrors a comparison (x < y is y > x); negate complements it
+// (!(x < y) is x >= y). Other operators are their own.
+func flip(op token.Token) token.Token   { return cmpOp(op, 0) }
+func negate(op token.Token) token.Token { return cmpOp(op, 1) }
+
+var cmpOps = map[token.Token][2]token.Token{
+	token.LSS: {token.GTR, token.GEQ}, token.LEQ: {token.GEQ, token.GTR},
+	token.GTR: {token.LSS, token.LEQ}, token.GEQ: {token.LEQ, token.LSS},
 }
 
-func negate(op token.Token) token.Token {
-	switch op {
-	case token.LSS:
-		return token.GEQ
-	case token.LEQ:
-		return token.GTR
-	case token.GTR:
-		return token.LEQ
-	case token.GEQ:
-		return token.LSS
+func cmpOp(op token.Token, which int) token.Token {
+	if t, ok := cmpOps[op]; ok {
+		return t[which]
 	}
 	return op
 }

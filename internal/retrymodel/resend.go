@@ -97,21 +97,8 @@ func (p *pkgCtx) sendsWrite(op *ast.CallExpr) bool {
 // definingCall returns the call whose result is v's only assignment
 // (req, err := http.NewRequest(...)).
 func (p *pkgCtx) definingCall(v *types.Var) *ast.CallExpr {
-	if v.Parent() == nil || v.Pkg() == nil || v.Parent() == v.Pkg().Scope() {
-		return nil
-	}
-	for _, f := range p.pass.Files {
-		if v.Pos() < f.Pos() || v.Pos() > f.End() {
-			continue
-		}
-		count, stmt, _ := p.assignsOf(f, v, true)
-		if count != 1 {
-			return nil
-		}
-		as, ok := stmt.(*ast.AssignStmt)
-		if !ok || len(as.Rhs) != 1 {
-			return nil
-		}
+	n, _ := p.localDef(v, false, true)
+	if as, ok := n.(*ast.AssignStmt); ok && len(as.Rhs) == 1 {
 		call, _ := astutil.Unparen(as.Rhs[0]).(*ast.CallExpr)
 		return call
 	}

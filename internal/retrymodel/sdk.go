@@ -390,19 +390,11 @@ func (p *callCtx) awsConfig(e ast.Expr) (Value, bool) {
 		if !namedIs(p.info.TypeOf(x), pkgAWS+"/aws", "Config") {
 			return v, false
 		}
-		for _, elt := range x.Elts {
-			if kv, ok := elt.(*ast.KeyValueExpr); ok {
-				if id, ok := kv.Key.(*ast.Ident); ok {
-					p.awsField(&v, id.Name, kv.Value)
-				}
-			}
-		}
+		keyed(x, func(name string, e ast.Expr) { p.awsField(&v, name, e) })
 	default:
 		return v, false
 	}
-	for _, s := range p.setsOn(vars) {
-		p.awsField(&v, s.name, s.rhs)
-	}
+	p.applySets(vars, func(name string, e ast.Expr) { p.awsField(&v, name, e) })
 	return v, true
 }
 
@@ -429,16 +421,8 @@ func (p *callCtx) awsOptionsLit(e ast.Expr) (Value, bool) {
 	if !ok {
 		return v, false
 	}
-	for _, elt := range lit.Elts {
-		if kv, ok := elt.(*ast.KeyValueExpr); ok {
-			if id, ok := kv.Key.(*ast.Ident); ok {
-				p.awsField(&v, id.Name, kv.Value)
-			}
-		}
-	}
-	for _, s := range p.setsOn(vars) {
-		p.awsField(&v, s.name, s.rhs)
-	}
+	keyed(lit, func(name string, e ast.Expr) { p.awsField(&v, name, e) })
+	p.applySets(vars, func(name string, e ast.Expr) { p.awsField(&v, name, e) })
 	return v, true
 }
 

@@ -257,53 +257,20 @@ func (p *pkgCtx) predOnSuccess(fn *types.Func) Tri {
 	if len(s.errs) == 0 && len(s.results) == 0 {
 		return Unknown
 	}
-	t, _ := p.onSuccess(decl.Body.List, s)
+	t, _, _ := evalStmts(successEval{p, s}, decl.Body.List)
 	p.preds[fn] = t
 	return t
 }
 
-// onSuccess follows stmts on the success path and returns the value the
-// first bool result takes there; done says every path returned.
-func (p *pkgCtx) onSuccess(stmts []ast.Stmt, s *loopShape) (t Tri, done bool) {
-	for i, st := range stmts {
-		switch st := st.(type) {
-		case *ast.ReturnStmt:
-			if len(st.Results) == 0 {
-				return Unknown, true
-			}
-			return p.holdsOnSuccess(st.Results[0], s), true
-		case *ast.IfStmt:
-			if st.Init != nil {
-				return Unknown, true
-			}
-			var elseList []ast.Stmt
-			switch e := st.Else.(type) {
-			case *ast.BlockStmt:
-				elseList = e.List
-			case *ast.IfStmt:
-				elseList = []ast.Stmt{e}
-			}
-			rest := append(append([]ast.Stmt(nil), elseList...), stmts[i+1:]...)
-			switch p.holdsOnSuccess(st.Cond, s) {
-			case Yes:
-				return p.onSuccess(append(append([]ast.Stmt(nil), st.Body.List...), stmts[i+1:]...), s)
-			case No:
-				return p.onSuccess(rest, s)
-			}
-			a, _ := p.onSuccess(append(append([]ast.Stmt(nil), st.Body.List...), stmts[i+1:]...), s)
-			b, _ := p.onSuccess(rest, s)
-			if a == b {
-				return a, true
-			}
-			return Unknown, true
-		case *ast.DeclStmt, *ast.AssignStmt, *ast.ExprStmt:
-			// Locals and calls: they do not change the answer's side.
-		default:
-			return Unknown, true
-		}
-	}
-	return Unknown, false
+// successEval reads a classifier on the success path: locals and calls do
+// not change the answer's side; an if's init is not followed.
+type successEval struct {
+	p *pkgCtx
+	s *loopShape
 }
+
+func (e successEval) cond(x ast.Expr) Tri             { return e.p.holdsOnSuccess(x, e.s) }
+func (e successEval) bind(_ ast.Stmt, init bool) bool { return !init }
 
 // holdsOnSuccess says whether a condition holds when the error is nil and
 // the response succeeded.
@@ -447,15 +414,9 @@ func (p *pkgCtx) evalWait(w *waitSite, bind env) (constant.Value, bool) {
 	if fn == nil {
 		return nil, false
 	}
-	sig := fn.Type().(*types.Signature)
-	if sig.Variadic() || sig.Params().Len() != len(w.call.Args) {
+	inner, ok := p.bindParams(fn, w.call.Args, bind, 1)
+	if !ok {
 		return nil, false
-	}
-	inner := env{}
-	for i, a := range w.call.Args {
-		if v, ok := p.eval(a, bind, 1); ok {
-			inner[sig.Params().At(i)] = v
-		}
 	}
 	return p.eval(w.dur, inner, 1)
 }
@@ -463,15 +424,9 @@ func (p *pkgCtx) evalWait(w *waitSite, bind env) (constant.Value, bool) {
 // tupleDef returns the call whose result i is the only value a local is
 // ever given (retry, delay := classify(err, attempt)).
 func (p *pkgCtx) tupleDef(v *types.Var) (*ast.CallExpr, int) {
-	if v.Parent() == nil || v.Pkg() == nil || v.Parent() == v.Pkg().Scope() {
-		return nil, 0
-	}
-	count, stmt, i := p.assignsOf(p.funcScope(&ast.Ident{NamePos: v.Pos()}), v, false)
-	if count != 1 {
-		return nil, 0
-	}
-	if n, ok := stmt.(*ast.AssignStmt); ok && len(n.Rhs) == 1 && len(n.Lhs) > 1 {
-		if call, ok := astutil.Unparen(n.Rhs[0]).(*ast.CallExpr); ok {
+	n, i := p.localDef(v, true, false)
+	if as, ok := n.(*ast.AssignStmt); ok && len(as.Rhs) == 1 && len(as.Lhs) > 1 {
+		if call, ok := astutil.Unparen(as.Rhs[0]).(*ast.CallExpr); ok {
 			return call, i
 		}
 	}
@@ -488,17 +443,14 @@ func (p *pkgCtx) evalResult(call *ast.CallExpr, i int, bind env, depth int) (con
 		return nil, false
 	}
 	sig := fn.Type().(*types.Signature)
-	if sig.Variadic() || sig.Params().Len() != len(call.Args) || i >= sig.Results().Len() {
+	if i >= sig.Results().Len() {
 		return nil, false
 	}
-	inner := env{}
-	for j, a := range call.Args {
-		if v, ok := p.eval(a, bind, depth+1); ok {
-			inner[sig.Params().At(j)] = v
-		}
+	inner, ok := p.bindParams(fn, call.Args, bind, depth+1)
+	if !ok {
+		return nil, false
 	}
 	var out constant.Value
-	ok := true
 	ast.Inspect(decl.Body, func(n ast.Node) bool {
 		if _, lit := n.(*ast.FuncLit); lit || !ok {
 			return false
@@ -562,7 +514,7 @@ func (p *pkgCtx) waitTable(fn *types.Func, w waitInfo) ([]time.Duration, int) {
 	sig := fn.Type().(*types.Signature)
 	arg := -1
 	for i := 0; i < sig.Params().Len(); i++ {
-		if isIntegral(sig.Params().At(i).Type()) && p.mentionsVar(w.dur, sig.Params().At(i)) {
+		if isIntegral(sig.Params().At(i).Type()) && mentionsVar(p.info, w.dur, sig.Params().At(i)) {
 			if arg >= 0 {
 				return nil, 0
 			}
@@ -590,17 +542,6 @@ func (p *pkgCtx) waitTable(fn *types.Func, w waitInfo) ([]time.Duration, int) {
 		out = append(out, time.Duration(d))
 	}
 	return out, arg
-}
-
-func (p *pkgCtx) mentionsVar(e ast.Expr, v *types.Var) bool {
-	found := false
-	ast.Inspect(e, func(n ast.Node) bool {
-		if id, ok := n.(*ast.Ident); ok && p.info.Uses[id] == v {
-			found = true
-		}
-		return !found
-	})
-	return found
 }
 
 // iteratorLayer makes the layer of a range over yielded attempts: the body

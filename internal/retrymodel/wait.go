@@ -112,6 +112,28 @@ func (p *pkgCtx) waitsIn(root ast.Node) []waitSite {
 	return out
 }
 
+// contains reports whether pred holds for a node under root (or root).
+func contains(root ast.Node, pred func(ast.Node) bool) bool {
+	found := false
+	ast.Inspect(root, func(n ast.Node) bool {
+		found = found || n != nil && pred(n)
+		return !found
+	})
+	return found
+}
+
+// mentions reports whether e names a variable for which pred holds.
+func (p *pkgCtx) mentions(e ast.Node, pred func(*types.Var) bool) bool {
+	return contains(e, func(n ast.Node) bool {
+		id, ok := n.(*ast.Ident)
+		if !ok {
+			return false
+		}
+		v := p.identVar(id)
+		return v != nil && pred(v)
+	})
+}
+
 // inspectRegion walks root, skipping nested loops and closures that are not
 // invoked where they are written.
 func (p *pkgCtx) inspectRegion(root ast.Node, f func(ast.Node) bool) {

@@ -42,15 +42,8 @@ func (r *Result) indexWrites() {
 	info := r.pass.TypesInfo
 	r.writes = map[*types.Var]*written{}
 	get := func(e ast.Expr) *written {
-		var obj types.Object
-		switch e := ast.Unparen(e).(type) {
-		case *ast.Ident:
-			obj = info.ObjectOf(e)
-		case *ast.SelectorExpr:
-			obj = info.Uses[e.Sel]
-		}
-		v, ok := obj.(*types.Var)
-		if !ok {
+		v := varOf(info, e)
+		if v == nil {
 			return nil
 		}
 		w := r.writes[v]
