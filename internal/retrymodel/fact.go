@@ -15,6 +15,10 @@ type FuncFact struct {
 	// Chains are the retry layers a call of the function runs, each chain
 	// listing nested layers outermost first. At most maxChains are kept.
 	Chains []Chain
+	// Made are the retry layers of the closures the function returns: they
+	// run where the caller runs the result, not in the call (fact.go's
+	// Chains leave them out; reach.go).
+	Made []Chain
 	// Remote: the function makes a remote call, itself or through callees.
 	Remote bool
 	// Waiter: the function waits for a duration it is given (a sleep
@@ -93,7 +97,7 @@ func (f *FuncFact) String() string {
 }
 
 func (f *FuncFact) empty() bool {
-	return len(f.Chains) == 0 && !f.Remote && !f.Waiter && !f.RetryAfter && f.P99 == 0 && !f.Pipeline && f.RetriesParam == 0 && f.GuardArg == 0 && len(f.WaitTable) == 0
+	return len(f.Chains) == 0 && len(f.Made) == 0 && !f.Remote && !f.Waiter && !f.RetryAfter && f.P99 == 0 && !f.Pipeline && f.RetriesParam == 0 && f.GuardArg == 0 && len(f.WaitTable) == 0
 }
 
 // A Chain is a stack of nested retry layers reached from a function.

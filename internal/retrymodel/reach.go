@@ -21,6 +21,10 @@ func (p *pkgCtx) summarize() {
 	var visit func(fn *types.Func) *FuncFact
 	var chainOf func(l *Layer) []Chain
 	var reachIn func(root ast.Node, self *Layer) ([]Chain, bool)
+	// made holds the closures the function being summarised returns: they
+	// run when its caller calls the result, not in the call itself (a
+	// constructor of a retrying gRPC interceptor handed to grpc.NewClient).
+	var made map[*ast.FuncLit]bool
 
 	calleeFact := func(fn *types.Func) *FuncFact {
 		if fn == nil {
@@ -36,6 +40,9 @@ func (p *pkgCtx) summarize() {
 	reachIn = func(root ast.Node, self *Layer) (chains []Chain, remote bool) {
 		ast.Inspect(root, func(n ast.Node) bool {
 			if n == nil {
+				return false
+			}
+			if lit, ok := n.(*ast.FuncLit); ok && made[lit] {
 				return false
 			}
 			if _, ok := n.(*ast.GoStmt); ok {
@@ -66,6 +73,9 @@ func (p *pkgCtx) summarize() {
 			if isRemoteCall(p.info, call) {
 				remote = true
 			}
+			if inner, ok := astutil.Unparen(call.Fun).(*ast.CallExpr); ok {
+				chains = append(chains, p.res.madeChains(inner, calleeFact)...) // retrying(get)()
+			}
 			c, r := p.res.callChains(call, calleeFact) // iface.go
 			chains, remote = append(chains, c...), remote || r
 			return true
@@ -90,6 +100,9 @@ func (p *pkgCtx) summarize() {
 			}
 			if op == l.Node {
 				continue
+			}
+			if call, ok := astutil.Unparen(op).(*ast.CallExpr); ok {
+				inner = append(inner, p.res.madeChains(call, calleeFact)...) // retry.Do(makeOp())
 			}
 			c, r := reachIn(op, l)
 			inner, remote = append(inner, c...), remote || r
@@ -136,8 +149,16 @@ func (p *pkgCtx) summarize() {
 		if p.res.byNode[decl] != nil {
 			root = decl // a recursive retry: the function is the layer
 		}
+		outer := made
+		made = returnedLits(decl.Body)
 		chains, remote := reachIn(root, nil)
-		f.Chains, f.Remote = prune(chains), remote
+		var madeChains []Chain
+		for lit := range made {
+			c, r := reachIn(lit.Body, nil)
+			madeChains, remote = append(madeChains, c...), remote || r
+		}
+		made = outer
+		f.Chains, f.Made, f.Remote = prune(chains), prune(madeChains), remote
 		if w, ok := p.waiter[fn]; ok && w.arg >= 0 {
 			f.Waiter, f.WaitArg, f.Cancellable = true, w.arg, w.cancellable
 		} else if ok {
@@ -215,6 +236,9 @@ func (r *Result) Inner(l *Layer) []Chain {
 				return false
 			}
 			if call, ok := n.(*ast.CallExpr); ok {
+				if made, ok := astutil.Unparen(call.Fun).(*ast.CallExpr); ok {
+					add(r.madeChains(made, r.Func), "") // retrying(get)()
+				}
 				c, _ := r.callChains(call, r.Func)
 				add(c, "")
 			}
@@ -227,6 +251,9 @@ func (r *Result) Inner(l *Layer) []Chain {
 	for _, op := range l.Ops {
 		if op == l.Node || (l.Body != nil && within(op, l.Body)) {
 			continue
+		}
+		if call, ok := astutil.Unparen(op).(*ast.CallExpr); ok {
+			add(r.madeChains(call, r.Func), "") // retry.Do(makeOp())
 		}
 		visitRoot(op)
 	}
@@ -410,4 +437,41 @@ func (r *Result) Callee(call *ast.CallExpr) *types.Func {
 	}
 	r.impls[m] = found
 	return found
+}
+
+// returnedLits lists the function literals body returns as they are
+// (`return func(...) error { ... }`), outside nested closures.
+func returnedLits(body *ast.BlockStmt) map[*ast.FuncLit]bool {
+	var out map[*ast.FuncLit]bool
+	ast.Inspect(body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.ReturnStmt:
+			for _, r := range n.Results {
+				if lit, ok := astutil.Unparen(r).(*ast.FuncLit); ok {
+					if out == nil {
+						out = make(map[*ast.FuncLit]bool)
+					}
+					out[lit] = true
+				}
+			}
+		}
+		return true
+	})
+	return out
+}
+
+// madeChains returns the retry layers of the closures call's callee
+// returns, for a call whose result is run: called at once, or handed to
+// a retry as its operation.
+func (r *Result) madeChains(call *ast.CallExpr, local func(*types.Func) *FuncFact) []Chain {
+	fn := r.Callee(call)
+	if fn == nil {
+		return nil
+	}
+	if ff := local(fn); ff != nil {
+		return prefixVia(funcName(fn), ff.Made)
+	}
+	return nil
 }
