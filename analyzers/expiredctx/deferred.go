@@ -5,6 +5,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"iter"
 
 	"golang.org/x/tools/go/ast/astutil"
 
@@ -313,4 +314,26 @@ func callsRecover(n ast.Node) bool {
 		return !found
 	})
 	return found
+}
+
+// funcDecls yields the package's function declarations that have a body,
+// with their objects.
+func (c *checker) funcDecls() iter.Seq2[*types.Func, *ast.FuncDecl] {
+	return func(yield func(*types.Func, *ast.FuncDecl) bool) {
+		for _, f := range c.pass.Files {
+			for _, d := range f.Decls {
+				fd, ok := d.(*ast.FuncDecl)
+				if !ok || fd.Body == nil {
+					continue
+				}
+				fn, ok := c.info.Defs[fd.Name].(*types.Func)
+				if !ok {
+					continue
+				}
+				if !yield(fn, fd) {
+					return
+				}
+			}
+		}
+	}
 }

@@ -92,49 +92,39 @@ func (c *checker) computeDoneFacts() {
 		errs  []*ast.CallExpr // ctx.Err() calls inside return statements
 	}
 	var cands []*cand
-	for _, f := range c.pass.Files {
-		for _, d := range f.Decls {
-			fd, ok := d.(*ast.FuncDecl)
-			if !ok || fd.Body == nil {
-				continue
-			}
-			fn, ok := c.info.Defs[fd.Name].(*types.Func)
-			if !ok {
-				continue
-			}
-			sig := fn.Type().(*types.Signature)
-			if sig.Results().Len() == 0 || !isError(sig.Results().At(sig.Results().Len()-1).Type()) {
-				continue
-			}
-			cd := &cand{fn: fn, decl: fd}
-			for i := 0; i < sig.Params().Len(); i++ {
-				p := sig.Params().At(i)
-				if retrymodel.IsContext(p.Type()) && p.Name() != "" && p.Name() != "_" {
-					cd.ps = append(cd.ps, p)
-					cd.idx = append(cd.idx, i)
-				}
-			}
-			if len(cd.ps) == 0 {
-				continue
-			}
-			ast.Inspect(fd.Body, func(n ast.Node) bool {
-				switch n := n.(type) {
-				case *ast.CallExpr:
-					cd.calls = append(cd.calls, n)
-				case *ast.ReturnStmt:
-					ast.Inspect(n, func(m ast.Node) bool {
-						if call, ok := m.(*ast.CallExpr); ok {
-							if _, meth := c.ctxMethod(call); meth == "Err" {
-								cd.errs = append(cd.errs, call)
-							}
-						}
-						return true
-					})
-				}
-				return true
-			})
-			cands = append(cands, cd)
+	for fn, fd := range c.funcDecls() {
+		sig := fn.Type().(*types.Signature)
+		if sig.Results().Len() == 0 || !isError(sig.Results().At(sig.Results().Len()-1).Type()) {
+			continue
 		}
+		cd := &cand{fn: fn, decl: fd}
+		for i := 0; i < sig.Params().Len(); i++ {
+			p := sig.Params().At(i)
+			if retrymodel.IsContext(p.Type()) && p.Name() != "" && p.Name() != "_" {
+				cd.ps = append(cd.ps, p)
+				cd.idx = append(cd.idx, i)
+			}
+		}
+		if len(cd.ps) == 0 {
+			continue
+		}
+		ast.Inspect(fd.Body, func(n ast.Node) bool {
+			switch n := n.(type) {
+			case *ast.CallExpr:
+				cd.calls = append(cd.calls, n)
+			case *ast.ReturnStmt:
+				ast.Inspect(n, func(m ast.Node) bool {
+					if call, ok := m.(*ast.CallExpr); ok {
+						if _, meth := c.ctxMethod(call); meth == "Err" {
+							cd.errs = append(cd.errs, call)
+						}
+					}
+					return true
+				})
+			}
+			return true
+		})
+		cands = append(cands, cd)
 	}
 	param := func(cd *cand, ctx ast.Expr, at ast.Node) int {
 		for k, p := range cd.ps {

@@ -53,25 +53,18 @@ func (c *checker) computeOpFacts() {
 		calls []*ast.CallExpr
 	}
 	var cands []*cand
-	for _, f := range c.pass.Files {
-		for _, d := range f.Decls {
-			fd, ok := d.(*ast.FuncDecl)
-			if !ok || fd.Body == nil {
-				continue
-			}
-			fn, ok := c.info.Defs[fd.Name].(*types.Func)
-			if !ok || !hasEtcdOpParam(fn) {
-				continue
-			}
-			cd := &cand{fn: fn, decl: fd}
-			ast.Inspect(fd.Body, func(n ast.Node) bool {
-				if call, ok := n.(*ast.CallExpr); ok {
-					cd.calls = append(cd.calls, call)
-				}
-				return true
-			})
-			cands = append(cands, cd)
+	for fn, fd := range c.funcDecls() {
+		if !hasEtcdOpParam(fn) {
+			continue
 		}
+		cd := &cand{fn: fn, decl: fd}
+		ast.Inspect(fd.Body, func(n ast.Node) bool {
+			if call, ok := n.(*ast.CallExpr); ok {
+				cd.calls = append(cd.calls, call)
+			}
+			return true
+		})
+		cands = append(cands, cd)
 	}
 	if len(cands) == 0 {
 		return

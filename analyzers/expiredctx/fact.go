@@ -39,34 +39,24 @@ func (c *checker) computeFacts() {
 		calls  []*ast.CallExpr
 	}
 	var cands []*cand
-	for _, f := range c.pass.Files {
-		for _, d := range f.Decls {
-			fd, ok := d.(*ast.FuncDecl)
-			if !ok || fd.Body == nil {
-				continue
+	for fn, fd := range c.funcDecls() {
+		sig := fn.Type().(*types.Signature)
+		cd := &cand{fn: fn, decl: fd}
+		for i := 0; i < sig.Params().Len(); i++ {
+			if retrymodel.IsContext(sig.Params().At(i).Type()) {
+				cd.params = append(cd.params, i)
 			}
-			fn, ok := c.info.Defs[fd.Name].(*types.Func)
-			if !ok {
-				continue
-			}
-			sig := fn.Type().(*types.Signature)
-			cd := &cand{fn: fn, decl: fd}
-			for i := 0; i < sig.Params().Len(); i++ {
-				if retrymodel.IsContext(sig.Params().At(i).Type()) {
-					cd.params = append(cd.params, i)
-				}
-			}
-			if len(cd.params) == 0 {
-				continue
-			}
-			ast.Inspect(fd.Body, func(n ast.Node) bool {
-				if call, ok := n.(*ast.CallExpr); ok {
-					cd.calls = append(cd.calls, call)
-				}
-				return true
-			})
-			cands = append(cands, cd)
 		}
+		if len(cd.params) == 0 {
+			continue
+		}
+		ast.Inspect(fd.Body, func(n ast.Node) bool {
+			if call, ok := n.(*ast.CallExpr); ok {
+				cd.calls = append(cd.calls, call)
+			}
+			return true
+		})
+		cands = append(cands, cd)
 	}
 	for changed, iter := true, 0; changed && iter < 8; iter++ {
 		changed = false

@@ -56,36 +56,26 @@ func (c *checker) computeRunnerFacts() {
 		calls  []*ast.CallExpr
 	}
 	var cands []*cand
-	for _, f := range c.pass.Files {
-		for _, d := range f.Decls {
-			fd, ok := d.(*ast.FuncDecl)
-			if !ok || fd.Body == nil {
-				continue
+	for fn, fd := range c.funcDecls() {
+		sig := fn.Type().(*types.Signature)
+		cd := &cand{fn: fn, decl: fd, params: make([]*types.Var, sig.Params().Len())}
+		named := false
+		for i := 0; i < sig.Params().Len(); i++ {
+			p := sig.Params().At(i)
+			if retrymodel.IsContext(p.Type()) && p.Name() != "" && p.Name() != "_" {
+				cd.params[i], named = p, true
 			}
-			fn, ok := c.info.Defs[fd.Name].(*types.Func)
-			if !ok {
-				continue
-			}
-			sig := fn.Type().(*types.Signature)
-			cd := &cand{fn: fn, decl: fd, params: make([]*types.Var, sig.Params().Len())}
-			named := false
-			for i := 0; i < sig.Params().Len(); i++ {
-				p := sig.Params().At(i)
-				if retrymodel.IsContext(p.Type()) && p.Name() != "" && p.Name() != "_" {
-					cd.params[i], named = p, true
-				}
-			}
-			if !named {
-				continue
-			}
-			ast.Inspect(fd.Body, func(n ast.Node) bool {
-				if call, ok := n.(*ast.CallExpr); ok {
-					cd.calls = append(cd.calls, call)
-				}
-				return true
-			})
-			cands = append(cands, cd)
 		}
+		if !named {
+			continue
+		}
+		ast.Inspect(fd.Body, func(n ast.Node) bool {
+			if call, ok := n.(*ast.CallExpr); ok {
+				cd.calls = append(cd.calls, call)
+			}
+			return true
+		})
+		cands = append(cands, cd)
 	}
 	// paramOf returns the index of the context parameter that arg is, or
 	// is derived from, or -1.
