@@ -4,6 +4,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"slices"
 
 	"golang.org/x/tools/go/ast/astutil"
 	"golang.org/x/tools/go/types/typeutil"
@@ -66,35 +67,8 @@ func (c *checker) requestInScope(l *retrymodel.Layer, pos token.Pos) (*types.Var
 // req.WithContext(context.Background()).
 func (c *checker) requestNeverDone(v *types.Var) bool {
 	info := c.pass.TypesInfo
-	var vals []ast.Expr
-	other := false
-	for _, f := range c.pass.Files {
-		if f.Pos() > v.Pos() || v.Pos() > f.End() {
-			continue
-		}
-		ast.Inspect(f, func(n ast.Node) bool {
-			as, ok := n.(*ast.AssignStmt)
-			if !ok {
-				return true
-			}
-			for i, lhs := range as.Lhs {
-				id, ok := astutil.Unparen(lhs).(*ast.Ident)
-				if !ok || info.ObjectOf(id) != v {
-					continue
-				}
-				switch {
-				case len(as.Rhs) == len(as.Lhs):
-					vals = append(vals, as.Rhs[i])
-				case len(as.Rhs) == 1 && i == 0:
-					vals = append(vals, as.Rhs[0]) // req, err := http.NewRequest(...)
-				default:
-					other = true
-				}
-			}
-			return true
-		})
-	}
-	if other || len(vals) == 0 {
+	vals := c.tupleValuesOf(v)
+	if len(vals) == 0 || slices.Contains(vals, nil) {
 		return false // a parameter, or set in a way not followed
 	}
 	for _, e := range vals {

@@ -176,33 +176,10 @@ func (c *checker) assignOf(body *ast.BlockStmt, call *ast.CallExpr) (a *ast.Assi
 // errBranch returns is.Body when is tests err != nil for the error that
 // assignment a takes from its call.
 func (c *checker) errBranch(is *ast.IfStmt, a *ast.AssignStmt) *ast.BlockStmt {
-	if len(a.Lhs) == 0 {
-		return nil
+	if v := c.errVarOf(a); v != nil && c.testsNil(is.Cond, v, token.NEQ) {
+		return is.Body
 	}
-	id, ok := astutil.Unparen(a.Lhs[len(a.Lhs)-1]).(*ast.Ident)
-	if !ok || id.Name == "_" {
-		return nil
-	}
-	v, _ := c.info.Defs[id].(*types.Var)
-	if v == nil {
-		v, _ = c.info.Uses[id].(*types.Var)
-	}
-	if v == nil || !isError(v.Type()) {
-		return nil
-	}
-	be, ok := astutil.Unparen(is.Cond).(*ast.BinaryExpr)
-	if !ok || be.Op != token.NEQ {
-		return nil
-	}
-	x, y := astutil.Unparen(be.X), astutil.Unparen(be.Y)
-	if isNil(c.info, x) {
-		x, y = y, x
-	}
-	xid, ok := x.(*ast.Ident)
-	if !ok || c.info.Uses[xid] != v || !isNil(c.info, y) {
-		return nil
-	}
-	return is.Body
+	return nil
 }
 
 func stmtList(n ast.Node) []ast.Stmt {
