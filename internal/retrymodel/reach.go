@@ -24,7 +24,7 @@ func (p *pkgCtx) summarize() {
 	// made holds the closures the function being summarised returns: they
 	// run when its caller calls the result, not in the call itself (a
 	// constructor of a retrying gRPC interceptor handed to grpc.NewClient).
-	var made map[*ast.FuncLit]bool
+	var made []*ast.FuncLit
 
 	calleeFact := func(fn *types.Func) *FuncFact {
 		if fn == nil {
@@ -42,7 +42,7 @@ func (p *pkgCtx) summarize() {
 			if n == nil {
 				return false
 			}
-			if lit, ok := n.(*ast.FuncLit); ok && made[lit] {
+			if lit, ok := n.(*ast.FuncLit); ok && slices.Contains(made, lit) {
 				return false
 			}
 			if _, ok := n.(*ast.GoStmt); ok {
@@ -153,7 +153,7 @@ func (p *pkgCtx) summarize() {
 		made = returnedLits(decl.Body)
 		chains, remote := reachIn(root, nil)
 		var madeChains []Chain
-		for lit := range made {
+		for _, lit := range made { // in source order: the fact is the same each run
 			c, r := reachIn(lit.Body, nil)
 			madeChains, remote = append(madeChains, c...), remote || r
 		}
@@ -439,10 +439,10 @@ func (r *Result) Callee(call *ast.CallExpr) *types.Func {
 	return found
 }
 
-// returnedLits lists the function literals body returns as they are
-// (`return func(...) error { ... }`), outside nested closures.
-func returnedLits(body *ast.BlockStmt) map[*ast.FuncLit]bool {
-	var out map[*ast.FuncLit]bool
+// returnedLits lists, in source order, the function literals body returns
+// as they are (`return func(...) error { ... }`), outside nested closures.
+func returnedLits(body *ast.BlockStmt) []*ast.FuncLit {
+	var out []*ast.FuncLit
 	ast.Inspect(body, func(n ast.Node) bool {
 		switch n := n.(type) {
 		case *ast.FuncLit:
@@ -450,10 +450,7 @@ func returnedLits(body *ast.BlockStmt) map[*ast.FuncLit]bool {
 		case *ast.ReturnStmt:
 			for _, r := range n.Results {
 				if lit, ok := astutil.Unparen(r).(*ast.FuncLit); ok {
-					if out == nil {
-						out = make(map[*ast.FuncLit]bool)
-					}
-					out[lit] = true
+					out = append(out, lit)
 				}
 			}
 		}
