@@ -4,6 +4,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"slices"
 	"strings"
 
 	"golang.org/x/tools/go/ast/astutil"
@@ -45,7 +46,9 @@ func (r *Result) CancelSource(l *Layer, pos token.Pos) (CancelSource, bool) {
 		if r.NeverDone(ast.NewIdent(v.Name()), v) || r.perAttemptOfNever(v, l) {
 			return CancelSource{}, false
 		}
-		return CancelSource{Name: v.Name(), Done: v.Name() + ".Done()", Err: v.Name() + ".Err()", Var: v}, true
+		src := ctxSource(v.Name())
+		src.Var = v
+		return src, true
 	}
 	for s := scope; s != nil && s != r.pass.Pkg.Scope(); s = s.Parent() {
 		for _, v := range varsBefore(s, scope, pos) {
@@ -99,12 +102,13 @@ func varsBefore(s, inner *types.Scope, pos token.Pos) []*types.Var {
 			out = append(out, v)
 		}
 	}
-	for i := 1; i < len(out); i++ { // by position, the latest first
-		for j := i; j > 0 && out[j].Pos() > out[j-1].Pos(); j-- {
-			out[j], out[j-1] = out[j-1], out[j]
-		}
-	}
+	slices.SortFunc(out, func(a, b *types.Var) int { return int(b.Pos() - a.Pos()) })
 	return out
+}
+
+// ctxSource is a source that is a context, spelled c.
+func ctxSource(c string) CancelSource {
+	return CancelSource{Name: c, Done: c + ".Done()", Err: c + ".Err()"}
 }
 
 // carrier returns the cancellation a value of type t, spelled name,
@@ -117,10 +121,9 @@ func (r *Result) carrier(name string, t types.Type, v *types.Var, depth int) (Ca
 		if v != nil && r.NeverDone(ast.NewIdent(v.Name()), v) {
 			return CancelSource{}, false
 		}
-		c := name + ".Context()"
-		return CancelSource{Name: c, Done: c + ".Done()", Err: c + ".Err()"}, true
+		return ctxSource(name + ".Context()"), true
 	case depth > 0 && IsContext(t):
-		return CancelSource{Name: name, Done: name + ".Done()", Err: name + ".Err()"}, true
+		return ctxSource(name), true
 	}
 	if src, ok := r.accessorSource(name, t); ok {
 		return src, true
@@ -163,7 +166,7 @@ func (r *Result) accessorSource(name string, t types.Type) (CancelSource, bool) 
 		}
 		res := sig.Results().At(0).Type()
 		switch {
-		case fn.Name() == "Done" && isDoneChan(res):
+		case fn.Name() == "Done" && isDoneChanType(res):
 			doneM = fn
 		case fn.Name() == "Err" && types.Identical(res, types.Universe.Lookup("error").Type()):
 			errM = fn
@@ -179,13 +182,12 @@ func (r *Result) accessorSource(name string, t types.Type) (CancelSource, bool) 
 		return src, true
 	}
 	if ctxM != nil {
-		c := name + "." + ctxM.Name() + "()"
-		return CancelSource{Name: c, Done: c + ".Done()", Err: c + ".Err()"}, true
+		return ctxSource(name + "." + ctxM.Name() + "()"), true
 	}
 	return CancelSource{}, false
 }
 
-func isDoneChan(t types.Type) bool {
+func isDoneChanType(t types.Type) bool {
 	ch, ok := types.Unalias(t).(*types.Chan)
 	if !ok || ch.Dir() != types.RecvOnly {
 		return false
@@ -478,7 +480,7 @@ func (r *Result) exportsAccessor(fn *types.Func) bool {
 	if sig.Recv() == nil || sig.Params().Len() != 0 || sig.Results().Len() != 1 {
 		return false
 	}
-	if t := sig.Results().At(0).Type(); !IsContext(t) && !(fn.Name() == "Done" && isDoneChan(t)) {
+	if t := sig.Results().At(0).Type(); !IsContext(t) && !(fn.Name() == "Done" && isDoneChanType(t)) {
 		return false
 	}
 	return r.cancelAccessor(fn)
