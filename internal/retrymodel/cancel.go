@@ -291,13 +291,14 @@ func (r *Result) inTestFile(pos token.Pos) bool {
 // NeverDone reports a context or request expression that can never be
 // done: context.Background(), TODO(), WithoutCancel(x), WithValue of such
 // a context; a request built with no context (http.NewRequest,
-// retryablehttp.NewRequest) or given only such a context; a local whose
-// every value is one. v, when not nil, is the variable e names.
+// retryablehttp.NewRequest) or given only such a context; a local or an
+// unexported field whose every value is one, a function of the package
+// whose every return is one. v, when not nil, is the variable e names.
 func (r *Result) NeverDone(e ast.Expr, v *types.Var) bool {
-	return r.neverDone(e, v, map[*types.Var]bool{})
+	return r.neverDone(e, v, map[types.Object]bool{})
 }
 
-func (r *Result) neverDone(e ast.Expr, v *types.Var, seen map[*types.Var]bool) bool {
+func (r *Result) neverDone(e ast.Expr, v *types.Var, seen map[types.Object]bool) bool {
 	info := r.pass.TypesInfo
 	e = astutil.Unparen(e)
 	if id, ok := e.(*ast.Ident); ok {
@@ -322,6 +323,25 @@ func (r *Result) neverDone(e ast.Expr, v *types.Var, seen map[*types.Var]bool) b
 		}
 		return true
 	}
+	if sel, ok := e.(*ast.SelectorExpr); ok {
+		// x.request: every production write of the field.
+		f := varOf(info, sel)
+		if f == nil || !f.IsField() || f.Pkg() != r.pass.Pkg || f.Exported() || seen[f] {
+			return f != nil && seen[f]
+		}
+		seen[f] = true
+		vals, ok := r.Writes(f)
+		n := 0
+		for _, val := range vals {
+			if val != nil && (r.inTestFile(val.Pos()) || r.isNil(val)) {
+				continue
+			}
+			if n++; val == nil || !r.neverDone(val, nil, seen) {
+				return false
+			}
+		}
+		return ok && n > 0
+	}
 	call, ok := e.(*ast.CallExpr)
 	if !ok {
 		return false
@@ -329,6 +349,17 @@ func (r *Result) neverDone(e ast.Expr, v *types.Var, seen map[*types.Var]bool) b
 	fn := typeutil.StaticCallee(info, call)
 	if fn == nil {
 		return false
+	}
+	if d := r.decls[fn.Origin()]; d != nil && d.Body != nil && !seen[fn.Origin()] {
+		// req.makeRequest(): what the package's own function returns.
+		seen[fn.Origin()] = true
+		rets := returns(d)
+		for _, ret := range rets {
+			if len(ret.Results) == 0 || !r.isNil(ret.Results[0]) && !r.neverDone(ret.Results[0], nil, seen) {
+				return false
+			}
+		}
+		return len(rets) > 0
 	}
 	if fn.Pkg() != nil && fn.Pkg().Path() == "context" {
 		switch fn.Name() {
