@@ -256,32 +256,31 @@ func (r *Result) fromReceiver(e ast.Expr, recv *types.Var) bool {
 	return IsContext(f.Type()) || isHTTPRequest(f.Type())
 }
 
-// fieldLive reports a field of this package that is given at least one
-// value in production code that may carry a cancellation: not nil, not a
-// context or request that can never be done. An exported field may be set
-// by any importer: live.
+// fieldLive reports a field of this package that may carry a
+// cancellation: exported (any importer may set it), or given in
+// production code a value that is not nil and not one that can never be
+// done.
 func (r *Result) fieldLive(f *types.Var) bool {
-	if f.Pkg() != r.pass.Pkg {
-		return false
+	if f.Pkg() != r.pass.Pkg || f.Exported() {
+		return f.Pkg() == r.pass.Pkg
 	}
-	if f.Exported() {
-		return true
-	}
-	vals, _ := r.Writes(f)
-	for _, e := range vals {
-		if e != nil && r.inTestFile(e.Pos()) {
-			continue
-		}
-		if e == nil || !r.isNil(e) && !r.NeverDone(e, nil) {
-			return true
-		}
-	}
-	return false
+	never, n := r.fieldNever(f, map[types.Object]bool{})
+	return n > 0 && !never
 }
 
-func (r *Result) isNil(e ast.Expr) bool {
-	tv, ok := r.pass.TypesInfo.Types[e]
-	return ok && tv.IsNil()
+// fieldNever reports whether every production write of an unexported
+// field is nil or can never be done; n counts the other writes.
+func (r *Result) fieldNever(f *types.Var, seen map[types.Object]bool) (never bool, n int) {
+	vals, ok := r.Writes(f)
+	never = ok
+	for _, val := range vals {
+		if val != nil && (r.inTestFile(val.Pos()) || isNil(r.pass.TypesInfo, val)) {
+			continue
+		}
+		n++
+		never = never && val != nil && r.neverDone(val, nil, seen)
+	}
+	return never, n
 }
 
 func (r *Result) inTestFile(pos token.Pos) bool {
@@ -330,17 +329,8 @@ func (r *Result) neverDone(e ast.Expr, v *types.Var, seen map[types.Object]bool)
 			return f != nil && seen[f]
 		}
 		seen[f] = true
-		vals, ok := r.Writes(f)
-		n := 0
-		for _, val := range vals {
-			if val != nil && (r.inTestFile(val.Pos()) || r.isNil(val)) {
-				continue
-			}
-			if n++; val == nil || !r.neverDone(val, nil, seen) {
-				return false
-			}
-		}
-		return ok && n > 0
+		never, n := r.fieldNever(f, seen)
+		return never && n > 0
 	}
 	call, ok := e.(*ast.CallExpr)
 	if !ok {
@@ -355,7 +345,7 @@ func (r *Result) neverDone(e ast.Expr, v *types.Var, seen map[types.Object]bool)
 		seen[fn.Origin()] = true
 		rets := returns(d)
 		for _, ret := range rets {
-			if len(ret.Results) == 0 || !r.isNil(ret.Results[0]) && !r.neverDone(ret.Results[0], nil, seen) {
+			if len(ret.Results) == 0 || !isNil(r.pass.TypesInfo, ret.Results[0]) && !r.neverDone(ret.Results[0], nil, seen) {
 				return false
 			}
 		}

@@ -109,7 +109,7 @@ func (p *pkgCtx) sleeperOf(e ast.Expr) (Tri, sleeper) {
 		return Unknown, sleeper{}
 	}
 	e = astutil.Unparen(e)
-	if tv, ok := p.info.Types[e]; ok && tv.IsNil() {
+	if isNil(p.info, e) {
 		return No, sleeper{}
 	}
 	if lit, ok := e.(*ast.FuncLit); ok {
