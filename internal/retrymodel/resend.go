@@ -135,4 +135,3 @@ func (p *pkgCtx) writeRequest(call *ast.CallExpr) bool {
 	}
 	return !isNil(p.info, args[2])
 }
-
