@@ -2,7 +2,6 @@ package retrytimeout
 
 import (
 	"fmt"
-	"go/types"
 	"strings"
 	"time"
 
@@ -42,7 +41,7 @@ func (c *checker) attemptOnly(l *retrymodel.Layer) string {
 	// (backoff.WithContext(b, context.Background())): no caller's deadline
 	// reaches this code to be ignored, and the schedule is bounded by its
 	// attempt count; what bounds the caller is the caller's business.
-	if l.Kind == retrymodel.Library && l.Context != nil && c.neverDone(l.Context, map[*types.Var]bool{}) {
+	if l.Kind == retrymodel.Library && l.Context != nil && c.res.NeverDone(l.Context, nil) {
 		return ""
 	}
 	// Without a wait between attempts the retry spends only the attempts'

@@ -5,6 +5,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"strings"
 	"time"
 
 	"golang.org/x/tools/go/analysis"
@@ -59,21 +60,14 @@ func (c *checker) uncancellableWait(l *retrymodel.Layer, attemptOnly string) boo
 		if !ok {
 			continue
 		}
-		ctxVar, ok := c.contextInScope(l, n.Pos())
-		if ok {
-			if c.isBackground(ctxVar) || c.doneNilOnly(n, ctxVar) || c.perAttemptOfNever(ctxVar, l) {
-				continue
-			}
-			w.ctx, w.ctxName = ctxVar, ctxVar.Name()
-		} else if req, ok := c.requestInScope(l, n.Pos()); ok {
-			w.ctxName = req.Name() + ".Context()" // the request carries the caller's context
-		} else if req, ok := c.wrappedRequest(l, n.Pos()); ok {
-			w.ctxName = req + ".Context()" // reqfield.go: a field holds the request
-		} else if req, ok := c.carriedRequest(l, n.Pos()); ok {
-			w.ctxName = req + ".Context()" // reqfield.go: the operation that waits is handed it
-		} else {
+		// What can cancel the code at the wait, by where it comes from
+		// (retrymodel/cancel.go): a context in scope, a request, a field
+		// or accessor of the receiver or a parameter.
+		src, ok := c.res.CancelSource(l, n.Pos())
+		if !ok || src.Var != nil && c.doneNilOnly(n, src.Var) {
 			continue
 		}
+		w.src = src
 		if first == nil {
 			first = &w
 		}
@@ -86,17 +80,17 @@ func (c *checker) uncancellableWait(l *retrymodel.Layer, attemptOnly string) boo
 	if first == nil {
 		return false
 	}
-	msg := fmt.Sprintf("wait ignores cancellation: %s in %s keeps waiting after %s is done", first.what, describe(l), first.ctxName)
+	msg := fmt.Sprintf("wait ignores cancellation: %s in %s keeps waiting after %s is done", first.what, describe(l), first.src.Name)
 	if attemptOnly != "" {
 		msg += "; the retry is also attempt-only: " + attemptOnly
-		msg += fmt.Sprintf("; wait in a select on %s.Done() and a timer, which bounds both", first.ctxName)
+		msg += fmt.Sprintf("; wait in a select on %s and a timer, which bounds both", first.src.Done)
 	} else {
-		msg += fmt.Sprintf("; wait in a select on %s.Done() and a timer", first.ctxName)
+		msg += fmt.Sprintf("; wait in a select on %s and a timer", first.src.Done)
 	}
 	var fixes []analysis.SuggestedFix
 	if len(edits) > 0 {
 		fixes = []analysis.SuggestedFix{{
-			Message:   fmt.Sprintf("Wait in a select on %s.Done()", first.ctxName),
+			Message:   fmt.Sprintf("Wait in a select on %s", first.src.Done),
 			TextEdits: edits,
 		}}
 	}
@@ -112,9 +106,8 @@ type waitSite struct {
 	// statement of its own (time.Sleep(d) or <-time.After(d)).
 	stmt    *ast.ExprStmt
 	dur     ast.Expr
-	timePkg string // how the file names package time
-	ctx     *types.Var
-	ctxName string // how the wait names the context: "ctx", "req.Context()"
+	timePkg string                  // how the file names package time
+	src     retrymodel.CancelSource // what the wait ignores, as the code spells it
 }
 
 // uncancellable classifies one of the layer's wait nodes.
@@ -124,6 +117,11 @@ func (c *checker) uncancellable(n ast.Node) (waitSite, bool) {
 	case *ast.CallExpr:
 		fn := typeutil.StaticCallee(info, n)
 		if fn == nil {
+			// r.sleep(d): a func value the package gives only sleepers
+			// that ignore cancellation (retrymodel/funcwait.go).
+			if via, cancellable, ok := c.res.FuncValueWait(n); ok && cancellable == retrymodel.No {
+				return waitSite{node: n, what: types.ExprString(n.Fun) + " (" + strings.Join(via, ", ") + ")"}, true
+			}
 			return waitSite{}, false
 		}
 		if isTimeFunc(fn, "Sleep") && len(n.Args) == 1 {
@@ -216,107 +214,6 @@ func (c *checker) ownStatement(n ast.Node) *ast.ExprStmt {
 		}
 	}
 	return nil
-}
-
-// isBackground reports a context variable that can never be done: every
-// value it is given is context.Background(), context.TODO(),
-// context.WithoutCancel(x), or context.WithValue on such a context. A
-// wait on it ignores nothing.
-func (c *checker) isBackground(v *types.Var) bool {
-	return c.neverDoneVar(v, map[*types.Var]bool{})
-}
-
-func (c *checker) neverDoneVar(v *types.Var, seen map[*types.Var]bool) bool {
-	if seen[v] {
-		return true // ctx = context.WithValue(ctx, ...): as done as its other values
-	}
-	seen[v] = true
-	vals := c.valuesOf(v)
-	if len(vals) == 0 {
-		return false
-	}
-	for _, e := range vals {
-		if !c.neverDone(e, seen) {
-			return false
-		}
-	}
-	return true
-}
-
-// neverDone reports whether a context expression can never be done.
-func (c *checker) neverDone(e ast.Expr, seen map[*types.Var]bool) bool {
-	switch e := astutil.Unparen(e).(type) {
-	case *ast.Ident:
-		v, ok := c.pass.TypesInfo.Uses[e].(*types.Var)
-		return ok && !v.IsField() && v.Parent() != nil && v.Parent() != c.pass.Pkg.Scope() && c.neverDoneVar(v, seen)
-	case *ast.CallExpr:
-		fn := typeutil.StaticCallee(c.pass.TypesInfo, e)
-		if fn == nil || fn.Pkg() == nil || fn.Pkg().Path() != "context" {
-			return false
-		}
-		switch fn.Name() {
-		case "Background", "TODO", "WithoutCancel":
-			return true
-		case "WithValue":
-			return len(e.Args) == 3 && c.neverDone(e.Args[0], seen)
-		}
-	}
-	return false
-}
-
-// perAttemptOfNever reports a context made afresh in the retried region on
-// each turn, with a timeout or cancel of its own, from a context that can
-// never be done (ctx, cancel := context.WithTimeout(context.Background(),
-// dialTimeout) in a reconnect probe): it bounds one attempt, and a wait
-// after that attempt has nothing of the caller's to honour.
-func (c *checker) perAttemptOfNever(v *types.Var, l *retrymodel.Layer) bool {
-	if l.Body == nil || v.Pos() < l.Body.Pos() || v.Pos() >= l.Body.End() {
-		return false
-	}
-	// ctx, cancel := context.WithTimeout(...): every assignment to v, as the
-	// first of a call's two results.
-	var vals []ast.Expr
-	other := false
-	ast.Inspect(l.Body, func(n ast.Node) bool {
-		as, ok := n.(*ast.AssignStmt)
-		if !ok {
-			return true
-		}
-		for i, lhs := range as.Lhs {
-			id, ok := astutil.Unparen(lhs).(*ast.Ident)
-			if !ok || c.pass.TypesInfo.ObjectOf(id) != v {
-				continue
-			}
-			if i == 0 && len(as.Lhs) == 2 && len(as.Rhs) == 1 {
-				vals = append(vals, as.Rhs[0])
-			} else {
-				other = true
-			}
-		}
-		return true
-	})
-	if other || len(vals) == 0 {
-		return false
-	}
-	for _, e := range vals {
-		call, ok := astutil.Unparen(e).(*ast.CallExpr)
-		if !ok || len(call.Args) == 0 {
-			return false
-		}
-		fn := typeutil.StaticCallee(c.pass.TypesInfo, call)
-		if fn == nil || fn.Pkg() == nil || fn.Pkg().Path() != "context" {
-			return false
-		}
-		switch fn.Name() {
-		case "WithTimeout", "WithDeadline", "WithCancel", "WithTimeoutCause", "WithDeadlineCause", "WithCancelCause":
-		default:
-			return false
-		}
-		if !c.neverDone(call.Args[0], map[*types.Var]bool{}) {
-			return false
-		}
-	}
-	return true
 }
 
 // doneNilOnly reports whether the wait n is reached only when ctx.Done()

@@ -18,17 +18,11 @@ func (c *checker) ctxErrRetried(l *retrymodel.Layer) {
 	if !ok {
 		return
 	}
-	name := ""
-	if v, ok := c.contextInScope(l, l.Pos); ok {
-		if c.isBackground(v) || c.perAttemptOfNever(v, l) {
-			return
-		}
-		name = v.Name()
-	} else if req, ok := c.requestInScope(l, l.Pos); ok {
-		name = req.Name() + ".Context()"
-	} else {
+	src, ok := c.res.CancelSource(l, l.Pos)
+	if !ok {
 		return
 	}
+	name := src.Name
 	attempts := ""
 	if n, ok := l.Attempts(); ok {
 		attempts = fmt.Sprintf(" up to %d times", n)

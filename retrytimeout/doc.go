@@ -79,16 +79,22 @@
 // own schedule instead.
 //
 // wait ignores cancellation: time.Sleep (or a bare <-time.After, a select
-// on timers only, a sleep helper that ignores its context) between
-// attempts, with a context in scope that can be done. A context that can
+// on timers only, a sleep helper that ignores its context, a func field or
+// variable the package gives only such sleepers, as r.sleep set to
+// time.Sleep) between attempts, where the code can observe a cancellation
+// that can happen. What can cancel it is the retry model's answer, by
+// where values come from: a context variable in scope, an *http.Request
+// it was handed (req.Context()), or, one or two fields down from the
+// receiver or a parameter, a context field (a generated client's
+// r.ctx), a request, or a value with a Done() channel (a project's own
+// context-like type), or a method that gives out its receiver's context
+// (job.Context(), also of another package's type). A context that can
 // never be done is left alone: context.Background(), context.TODO(),
-// context.WithoutCancel(x) and context.WithValue on any of them; so is a
+// context.WithoutCancel(x) and context.WithValue on any of them, a field
+// only ever given one, a request built with http.NewRequest; so is a
 // wait reached only when ctx.Done() is nil (the documented sign of a
-// context that is never cancelled). With no context variable in scope, the
-// *http.Request the retry sends is read as the context's carrier: a
-// request parameter's Context() is the caller's (the wait keeps waiting
-// after req.Context() is done), one built here with http.NewRequest
-// carries Background and is left alone. A suggested fix rewrites
+// context that is never cancelled), and a func field whose values the
+// package does not see (set from a parameter). A suggested fix rewrites
 // `time.Sleep(d)` into
 //
 //	select {
@@ -97,8 +103,9 @@
 //	case <-time.After(d):
 //	}
 //
+// naming the source as the code spells it (r.ctx.Done(), p.stop.Done()),
 // returning the function's named results as they stand (zero values for
-// unnamed ones) and ctx.Err() as its error; a function without results
+// unnamed ones) and the source's Err() as its error; a function without results
 // simply returns. When the last result is not an error the finding is
 // reported without a fix. When the same retry is also attempt-only, the
 // one message says both, since the rewrite fixes both.

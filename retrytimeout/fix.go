@@ -18,7 +18,7 @@ import (
 // not an error, a result's zero value cannot be written in this file, or a
 // name the rewrite uses is shadowed at the wait.
 func (c *checker) selectEdit(w waitSite) (analysis.TextEdit, bool) {
-	if w.stmt == nil || w.dur == nil || w.timePkg == "" || w.ctxName == "" {
+	if w.stmt == nil || w.dur == nil || w.timePkg == "" || w.src.Done == "" {
 		return analysis.TextEdit{}, false
 	}
 	pos := w.stmt.Pos()
@@ -39,7 +39,7 @@ func (c *checker) selectEdit(w waitSite) (analysis.TextEdit, bool) {
 	if sig == nil {
 		return analysis.TextEdit{}, false
 	}
-	ret, ok := c.cancelReturn(sig, file, scope, pos, w.ctxName)
+	ret, ok := c.cancelReturn(sig, file, scope, pos, w.src.Err)
 	if !ok {
 		return analysis.TextEdit{}, false
 	}
@@ -49,7 +49,7 @@ func (c *checker) selectEdit(w waitSite) (analysis.TextEdit, bool) {
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "select {\n")
-	fmt.Fprintf(&b, "%scase <-%s.Done():\n", indent, w.ctxName)
+	fmt.Fprintf(&b, "%scase <-%s:\n", indent, w.src.Done)
 	fmt.Fprintf(&b, "%s\t%s\n", indent, ret)
 	fmt.Fprintf(&b, "%scase <-%s.After(%s):\n", indent, w.timePkg, src)
 	fmt.Fprintf(&b, "%s}", indent)
@@ -58,14 +58,15 @@ func (c *checker) selectEdit(w waitSite) (analysis.TextEdit, bool) {
 
 // cancelReturn builds the return statement for a cancelled wait: the
 // function's named results as they stand (or zero values) and ctx.Err()
-// in the final error result; a bare return for a function without results.
-func (c *checker) cancelReturn(sig *types.Signature, file *ast.File, scope *types.Scope, pos token.Pos, ctxName string) (string, bool) {
+// (errExpr) in the final error result; a bare return for a function
+// without results.
+func (c *checker) cancelReturn(sig *types.Signature, file *ast.File, scope *types.Scope, pos token.Pos, errExpr string) (string, bool) {
 	res := sig.Results()
 	if res.Len() == 0 {
 		return "return", true
 	}
 	last := res.At(res.Len() - 1)
-	if !types.Identical(last.Type(), types.Universe.Lookup("error").Type()) {
+	if errExpr == "" || !types.Identical(last.Type(), types.Universe.Lookup("error").Type()) {
 		return "", false
 	}
 	var parts []string
@@ -83,7 +84,7 @@ func (c *checker) cancelReturn(sig *types.Signature, file *ast.File, scope *type
 		}
 		parts = append(parts, z)
 	}
-	parts = append(parts, ctxName+".Err()")
+	parts = append(parts, errExpr)
 	return "return " + strings.Join(parts, ", "), true
 }
 

@@ -108,7 +108,7 @@ func (c *checker) skipLayer(l *retrymodel.Layer) bool {
 	}
 	if l.Func != nil && l.Func.Type().(*types.Signature).Recv() == nil &&
 		(l.Func.Name() == "main" && l.Func.Pkg().Name() == "main" || l.Func.Name() == "init") {
-		if _, ok := c.contextInScope(l, l.Pos); !ok {
+		if c.res.ContextInScope(l, l.Pos) == nil {
 			return true
 		}
 	}
@@ -237,43 +237,6 @@ func (c *checker) enclosingFunc(pos token.Pos) (ast.Node, *types.Signature) {
 		return nil, nil
 	}
 	return nil, nil
-}
-
-// contextInScope finds a context.Context variable visible at pos: the
-// layer's own context when it is a variable, else the innermost one.
-func (c *checker) contextInScope(l *retrymodel.Layer, pos token.Pos) (*types.Var, bool) {
-	scope := c.pass.Pkg.Scope().Innermost(pos)
-	if scope == nil {
-		return nil, false
-	}
-	if l != nil {
-		if id, ok := l.Context.(*ast.Ident); ok {
-			if v, ok := c.pass.TypesInfo.Uses[id].(*types.Var); ok {
-				if _, obj := scope.LookupParent(v.Name(), pos); obj == v {
-					return v, true
-				}
-			}
-		}
-	}
-	for s := scope; s != nil && s != c.pass.Pkg.Scope(); s = s.Parent() {
-		var best *types.Var
-		for _, name := range s.Names() {
-			v, ok := s.Lookup(name).(*types.Var)
-			if !ok || !retrymodel.IsContext(v.Type()) || v.Pos() > pos || name == "_" {
-				continue
-			}
-			if _, obj := scope.LookupParent(name, pos); obj != v {
-				continue
-			}
-			if best == nil || v.Pos() > best.Pos() {
-				best = v
-			}
-		}
-		if best != nil {
-			return best, true
-		}
-	}
-	return nil, false
 }
 
 // schedule renders the model's description of a layer's waits for a

@@ -112,3 +112,11 @@ func TestRequestInField(t *testing.T) {
 func TestConflictRetries(t *testing.T) {
 	analysistest.Run(t, testdata(t), retrytimeout.Analyzer, "./conflict")
 }
+
+// TestCancelSources: a wait is judged against the cancellation the code
+// can observe, wherever it comes from (a request value's context field, a
+// project's own Done/Err type, another package's accessor, a func value
+// that sleeps), and the fix names the source as the code spells it.
+func TestCancelSources(t *testing.T) {
+	analysistest.RunWithSuggestedFixes(t, testdata(t), retrytimeout.Analyzer, "./cancelsrc")
+}

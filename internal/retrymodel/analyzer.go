@@ -59,6 +59,7 @@ type Result struct {
 
 	// writes: every variable's writes (written.go).
 	writes map[*types.Var]*written
+	cancel *cancelIndex // cancel.go, built when first asked
 }
 
 // LayerOf returns the layer made by node n (a loop, label, recursive

@@ -51,6 +51,9 @@ type FuncFact struct {
 	// CtxRetry: the function retries on the context a parameter gives
 	// (ctxretry.go); nil if not.
 	CtxRetry *CtxRetry
+	// CancelAccessor: a method that gives out its receiver's cancellation
+	// (a context field that can be done, its Done channel; cancel.go).
+	CancelAccessor bool
 }
 
 // AFact marks FuncFact as an analysis fact.
@@ -93,11 +96,14 @@ func (f *FuncFact) String() string {
 	if f.GuardArg > 0 {
 		parts = append(parts, fmt.Sprintf("guards param %d", f.GuardArg-1))
 	}
+	if f.CancelAccessor {
+		parts = append(parts, "cancel accessor")
+	}
 	return strings.Join(parts, "; ")
 }
 
 func (f *FuncFact) empty() bool {
-	return len(f.Chains) == 0 && len(f.Made) == 0 && !f.Remote && !f.Waiter && !f.RetryAfter && f.P99 == 0 && !f.Pipeline && f.RetriesParam == 0 && f.GuardArg == 0 && len(f.WaitTable) == 0
+	return len(f.Chains) == 0 && len(f.Made) == 0 && !f.Remote && !f.Waiter && !f.RetryAfter && f.P99 == 0 && !f.Pipeline && f.RetriesParam == 0 && f.GuardArg == 0 && len(f.WaitTable) == 0 && !f.CancelAccessor
 }
 
 // A Chain is a stack of nested retry layers reached from a function.

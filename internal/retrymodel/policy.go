@@ -78,7 +78,13 @@ func (p *pkgCtx) loopPolicy(l *Layer, n ast.Node, body *ast.BlockStmt, cond ast.
 	// Cancellation and the deadline.
 	pol.WaitCancellable = Yes
 	for _, w := range waits {
-		if w.cancellable != Yes {
+		switch {
+		case w.cancellable == Yes:
+		case w.funcValue && w.cancellable == Unknown: // funcwait.go: a sleeper not seen here
+			if pol.WaitCancellable == Yes {
+				pol.WaitCancellable = Unknown
+			}
+		default:
 			pol.WaitCancellable = No
 		}
 	}
@@ -705,6 +711,8 @@ func (p *pkgCtx) deadlineCheck(root ast.Node) token.Pos {
 			if w, ok := p.waiterOf(fn); ok && w.cancellable {
 				pos = call.Pos()
 			}
+		} else if w, ok := p.funcValueWait(call); ok && w.cancellable == Yes {
+			pos = call.Pos() // r.sleep(ctx, d) given only sleepers that honour ctx
 		}
 		return true
 	})

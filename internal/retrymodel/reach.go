@@ -176,6 +176,7 @@ func (p *pkgCtx) summarize() {
 			f.P99, f.P99Posn = d, src
 		}
 		f.Pipeline = p.dirs.IsPipeline(decl)
+		f.CancelAccessor = p.res.exportsAccessor(fn)
 		if h, ok := p.helpers[fn]; ok {
 			f.RetriesParam, f.Helper = h.param+1, p.layerInfo(h.layer)
 		} else if h, ok := p.handoffs[fn]; ok {

@@ -84,7 +84,7 @@ func (p *pkgCtx) sendsWrite(op *ast.CallExpr) bool {
 			continue
 		}
 		v := p.identVar(id)
-		if v == nil || !isHTTPRequestPtr(v.Type()) {
+		if v == nil || !isHTTPRequest(v.Type()) {
 			continue
 		}
 		if call := p.definingCall(v); call != nil && p.writeRequest(call) {
@@ -134,13 +134,4 @@ func (p *pkgCtx) writeRequest(call *ast.CallExpr) bool {
 		return false
 	}
 	return !isNil(p.info, args[2])
-}
-
-func isHTTPRequestPtr(t types.Type) bool {
-	ptr, ok := t.(*types.Pointer)
-	if !ok {
-		return false
-	}
-	n, ok := ptr.Elem().(*types.Named)
-	return ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == "net/http" && n.Obj().Name() == "Request"
 }

@@ -46,6 +46,10 @@ type waitSite struct {
 	// table is an imported helper's waits by argument tableArg.
 	table    []time.Duration
 	tableArg int
+	// funcValue: the wait is a call of a func value (funcwait.go), via
+	// names the functions it waits through.
+	funcValue bool
+	via       []string
 }
 
 // waitsIn returns the waits of a region, without descending into nested
@@ -87,6 +91,9 @@ func (p *pkgCtx) waitsIn(root ast.Node) []waitSite {
 			}
 			fn := typeutil.StaticCallee(p.info, n)
 			if fn == nil {
+				if w, ok := p.funcValueWait(n); ok { // funcwait.go
+					out = append(out, w)
+				}
 				return true
 			}
 			if isFunc(fn, "time", "Sleep") && len(n.Args) == 1 {
@@ -339,8 +346,8 @@ func (p *pkgCtx) indexHelpers() {
 		// A sleep helper waits, outside any loop, for a duration parameter
 		// or for one it computes from its parameters (waitHelper).
 		for _, w := range p.waitsIn(decl.Body) {
-			if w.ticker || w.dur == nil {
-				continue
+			if w.ticker || w.dur == nil || w.cancellable == Unknown {
+				continue // a func value nobody here sets is no helper to summarise
 			}
 			id, ok := astutil.Unparen(w.dur).(*ast.Ident)
 			if !ok {

@@ -14,10 +14,26 @@ type Written struct {
 	First   *ast.CallExpr  // v is the first of several results: retry, delay, err := classify(err)
 }
 
-// written counts the writes of one variable.
+// written counts the writes of one variable; all keeps every value
+// written, in source order (a tuple's call for its first variable, nil for
+// a value not known), and opaque says some write was not of a value.
 type written struct {
 	Written
-	n int
+	n      int
+	all    []ast.Expr
+	opaque bool
+}
+
+// Writes returns every value the package writes to v, in source order
+// (the call for the first of several results, nil where the value is not
+// known), also for an exported field, whose writes elsewhere it cannot
+// see. A write through an element, x += d or a taken address: false.
+func (r *Result) Writes(v *types.Var) ([]ast.Expr, bool) {
+	w := r.writes[v]
+	if w == nil {
+		return nil, true
+	}
+	return w.all, !w.opaque
 }
 
 // Written returns the one value the package gives v (its declaration, one
@@ -78,6 +94,7 @@ func (r *Result) indexWrites() {
 						if len(n.Values) == len(n.Names) {
 							w.Value = n.Values[i]
 						}
+						w.all = append(w.all, w.Value)
 					}
 				}
 			case *ast.KeyValueExpr:
@@ -86,6 +103,7 @@ func (r *Result) indexWrites() {
 						w := get(id)
 						w.n++
 						w.Value = n.Value
+						w.all = append(w.all, n.Value)
 					}
 				}
 			case *ast.AssignStmt:
@@ -97,11 +115,13 @@ func (r *Result) indexWrites() {
 					}
 					if !direct {
 						w.n += 2 // s[k] = v: the set changes
+						w.opaque = true
 						continue
 					}
 					w.n++
 					w.Value, w.CommaOK, w.First = nil, nil, nil
 					if n.Tok != token.ASSIGN && n.Tok != token.DEFINE {
+						w.opaque = true
 						continue // x += d
 					}
 					switch {
@@ -113,15 +133,25 @@ func (r *Result) indexWrites() {
 					if len(n.Rhs) == 1 && len(n.Lhs) > 1 && i == 0 {
 						w.First, _ = ast.Unparen(n.Rhs[0]).(*ast.CallExpr)
 					}
+					switch {
+					case w.Value != nil:
+						w.all = append(w.all, w.Value)
+					case w.First != nil:
+						w.all = append(w.all, w.First)
+					default:
+						w.all = append(w.all, nil)
+					}
 				}
 			case *ast.IncDecStmt:
 				if target, _ := root(n.X); get(target) != nil {
 					get(target).n += 2
+					get(target).opaque = true
 				}
 			case *ast.UnaryExpr:
 				if n.Op == token.AND {
 					if w := get(n.X); w != nil {
 						w.n += 2 // address taken: may change
+						w.opaque = true
 					}
 				}
 			case *ast.CallExpr:
@@ -130,6 +160,7 @@ func (r *Result) indexWrites() {
 					if _, ok := info.Uses[id].(*types.Builtin); ok {
 						if target, _ := root(n.Args[0]); get(target) != nil {
 							get(target).n += 2
+							get(target).opaque = true
 						}
 					}
 				}

@@ -159,3 +159,77 @@ func (c *Client) DoBackground(br *BackgroundRequest) (*http.Response, error) {
 	}
 	return nil, lastErr
 }
+
+// The attempt takes the request out of the wrapper through a method.
+func (r *DroppedRequest) build() (*retryablehttp.Request, error) {
+	if r.request == nil {
+		return nil, http.ErrMissingFile
+	}
+	return r.request, nil
+}
+
+func (r *Request) build() (*retryablehttp.Request, error) { return r.request, nil }
+
+// innerDoBuilt waits beside a request the wrapper gave out: the dropped
+// one still carries Background, so the wait ignores nothing. Quiet.
+func (c *Client) innerDoBuilt(req *DroppedRequest, i int) (*http.Response, bool, error) {
+	hr, err := req.build()
+	if err != nil {
+		return nil, false, err
+	}
+	resp, err := c.client.Do(hr)
+	if err != nil {
+		return nil, false, err
+	}
+	if resp.StatusCode == http.StatusServiceUnavailable && i < 3 {
+		resp.Body.Close()
+		time.Sleep(backoff(i))
+		return resp, true, nil
+	}
+	return resp, false, nil
+}
+
+func (c *Client) DoBuilt(req *DroppedRequest) (*http.Response, error) {
+	for i := 0; ; i++ {
+		resp, retry, err := c.innerDoBuilt(req, i)
+		if retry {
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		return resp, nil
+	}
+}
+
+// The same with a wrapper that keeps its context: reported, by the
+// request the wrapper gave out.
+func (c *Client) innerDoKept(req *Request, i int) (*http.Response, bool, error) {
+	hr, err := req.build()
+	if err != nil {
+		return nil, false, err
+	}
+	resp, err := c.client.Do(hr)
+	if err != nil {
+		return nil, false, err
+	}
+	if resp.StatusCode == http.StatusServiceUnavailable && i < 3 {
+		resp.Body.Close()
+		time.Sleep(backoff(i)) // want `wait ignores cancellation: time.Sleep in retry loop keeps waiting after hr.Context\(\) is done`
+		return resp, true, nil
+	}
+	return resp, false, nil
+}
+
+func (c *Client) DoKept(req *Request) (*http.Response, error) {
+	for i := 0; ; i++ {
+		resp, retry, err := c.innerDoKept(req, i)
+		if retry {
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		return resp, nil
+	}
+}
