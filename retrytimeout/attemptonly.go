@@ -37,12 +37,15 @@ func (c *checker) attemptOnly(l *retrymodel.Layer) string {
 	if pol.CtxEnds.IsValid() {
 		return ""
 	}
-	// A library bound on purpose to a context that can never be done
-	// (backoff.WithContext(b, context.Background())): no caller's deadline
-	// reaches this code to be ignored, and the schedule is bounded by its
-	// attempt count; what bounds the caller is the caller's business.
-	if l.Kind == retrymodel.Library && l.Context != nil && c.res.NeverDone(l.Context, nil) {
-		return ""
+	// A retry bound on purpose to a context that can never be done
+	// (backoff.WithContext(b, context.Background()), a constructor's
+	// start-up wait for its database on Background) where nothing that can
+	// be cancelled is in scope: no caller's deadline reaches this code to
+	// be ignored, and the schedule is bounded by its attempt count.
+	if l.Context != nil && c.res.NeverDone(l.Context, nil) {
+		if _, live := c.res.CancelSource(l, l.Pos); l.Kind == retrymodel.Library || !live {
+			return ""
+		}
 	}
 	// Without a wait between attempts the retry spends only the attempts'
 	// own time, which the operation's context bounds; nothing waits past

@@ -37,9 +37,10 @@ func TestSleepFix(t *testing.T) {
 	analysistest.RunWithSuggestedFixes(t, testdata(t), retrytimeout.Analyzer, "./sleep")
 }
 
-// TestNeverCancelled: waits on a context that can never be done are quiet.
+// TestNeverCancelled: waits on a context that can never be done are quiet,
+// and so is the attempt count of a start-up wait no caller can bound.
 func TestNeverCancelled(t *testing.T) {
-	analysistest.Run(t, testdata(t), retrytimeout.Analyzer, "./nevercancelled")
+	analysistest.Run(t, testdata(t), retrytimeout.Analyzer, "./nevercancelled", "./startup")
 }
 
 // TestMessages: the numbers and sources in messages are the right ones.

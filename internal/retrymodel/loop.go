@@ -4,7 +4,6 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
-	"regexp"
 	"slices"
 
 	"golang.org/x/tools/go/ast/astutil"
@@ -17,15 +16,12 @@ import (
 //     err == nil path, or a loop condition err != nil),
 //   - never runs again after a success (no continue, wait or fall-through
 //     on the success path: that is a poller),
-//   - waits between attempts (or is a counted loop named as a retry),
+//   - waits between attempts (or is bounded by a counter),
 //   - and repeats the same request (the operation's arguments do not
 //     change with the previous result: that is pagination).
 // Tickers, range loops over channels and collections, and worker loops do
 // not qualify. A range over a collection that tries each element once
 // without waiting is recorded as a Fallback.
-
-// retryName matches counters and bounds that name a retry.
-var retryName = regexp.MustCompile(`(?i)attempt|retr|tries|try`)
 
 // loopShape is what the detector learns of one loop body.
 type loopShape struct {
@@ -73,7 +69,7 @@ func (p *pkgCtx) loopLayer(n ast.Node, fnNode ast.Node, stack []ast.Node) *Layer
 	}
 	fw := p.flagWaits(body) // opwait.go: the operation waits and says "again"
 	waits = append(waits, fw...)
-	if len(waits) == 0 && !p.namedRetry(n) {
+	if len(waits) == 0 && !p.counted(n) {
 		return nil // the common case, decided before the path walk
 	}
 	shape := p.shape(n, body, cond)
@@ -87,7 +83,7 @@ func (p *pkgCtx) loopLayer(n ast.Node, fnNode ast.Node, stack []ast.Node) *Layer
 	if p.varies(body, shape) {
 		return nil
 	}
-	if _, isFor := n.(*ast.ForStmt); isFor && p.retryNot(body, shape.ops, waits, fnNode) != "" {
+	if _, isFor := n.(*ast.ForStmt); isFor && p.retryNot(body, shape, waits, fnNode) != "" {
 		return nil
 	}
 	l := &Layer{Kind: Loop, Name: "retry loop", Pos: n.Pos(), Node: n, Body: body, Ops: shape.ops}
@@ -124,28 +120,35 @@ func (p *pkgCtx) fallback(r *ast.RangeStmt) {
 	p.res.Fallbacks = append(p.res.Fallbacks, &Fallback{Pos: r.Pos(), Node: r, Ops: shape.ops})
 }
 
-// namedRetry: a counted loop without a wait counts when its counter or
-// bound names a retry (for attempt := 0; attempt < maxRetries; attempt++).
-func (p *pkgCtx) namedRetry(n ast.Node) bool {
-	var names []ast.Node
-	switch n := n.(type) {
-	case *ast.ForStmt:
-		if n.Cond == nil {
-			return false
-		}
-		names = append(names, n.Cond)
-	case *ast.RangeStmt:
-		names = append(names, n.X)
-		if n.Key != nil {
-			names = append(names, n.Key)
-		}
+// counted: a loop without a wait is a retry candidate only when a counter
+// bounds it (for i := 0; i < n; i++, range n): an uncounted loop that does
+// not wait is a worker, a drain or a spin, never a retry of its own.
+func (p *pkgCtx) counted(n ast.Node) bool {
+	f, ok := n.(*ast.ForStmt)
+	if !ok {
+		return true // a RangeStmt here ranges over an integer (rangeCounts)
 	}
-	return slices.ContainsFunc(names, func(x ast.Node) bool {
-		return contains(x, func(m ast.Node) bool {
-			id, ok := m.(*ast.Ident) // a selector's name is an identifier too
-			return ok && retryName.MatchString(id.Name)
+	c, ok := astutil.Unparen(f.Cond).(*ast.BinaryExpr)
+	if !ok || f.Post == nil {
+		return false
+	}
+	switch c.Op {
+	case token.LSS, token.LEQ, token.GTR, token.GEQ, token.NEQ:
+	default:
+		return false
+	}
+	stepped := func(v *types.Var) bool {
+		return contains(f.Post, func(m ast.Node) bool {
+			switch m := m.(type) {
+			case *ast.IncDecStmt:
+				return p.varOf(m.X) == v
+			case *ast.AssignStmt:
+				return m.Tok != token.DEFINE && slices.ContainsFunc(m.Lhs, func(l ast.Expr) bool { return p.varOf(l) == v })
+			}
+			return false
 		})
-	})
+	}
+	return p.mentions(c, stepped)
 }
 
 // shape finds the operation, its error variables, and how the body leaves

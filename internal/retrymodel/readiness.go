@@ -21,10 +21,15 @@ import (
 //     targets a service on this machine (localhost, 127.0.0.1, ::1), often
 //     one the function has just started: a start-up wait;
 //   - the loop waits before its first attempt: it asks at an interval (an
-//     OAuth device-code poll), so its "failures" are states (pending).
+//     OAuth device-code poll), so its "failures" are states (pending);
+//   - the server answered and the answer is a state, not a failure: the
+//     loop goes round only on client-error statuses that say "not yet"
+//     (403, 404 until a login is approved), gives up on every transport
+//     error, and waits the same interval each turn.
 //
 // It returns "" for a retry.
-func (p *pkgCtx) retryNot(body *ast.BlockStmt, ops []*ast.CallExpr, waits []waitSite, fnNode ast.Node) string {
+func (p *pkgCtx) retryNot(body *ast.BlockStmt, shape *loopShape, waits []waitSite, fnNode ast.Node) string {
+	ops := shape.ops
 	if len(ops) == 0 {
 		return ""
 	}
@@ -40,8 +45,59 @@ func (p *pkgCtx) retryNot(body *ast.BlockStmt, ops []*ast.CallExpr, waits []wait
 		return "readiness wait"
 	case p.waitsFirst(body, ops, waits) && !p.attemptBefore(body, ops, fnNode):
 		return "polls at an interval"
+	case p.pendingPoll(body, shape, waits):
+		return "polls for a state"
 	}
 	return ""
+}
+
+// pendingPoll: every status the loop's decisions test is a success or a
+// client error other than the transient 408, 425 and 429, a transport
+// failure gives up (the first decision that leaves tests the error), and
+// no wait grows from turn to turn. A request retried on 403 or 404 with a
+// backoff stays a retry: the same request fails the same way.
+func (p *pkgCtx) pendingPoll(body *ast.BlockStmt, s *loopShape, waits []waitSite) bool {
+	if s.class == nil || len(waits) == 0 {
+		return false
+	}
+	if _, ok := p.errOperandOf(s.class, s); !ok {
+		return false
+	}
+	for _, w := range waits {
+		if w.dur == nil || p.changesPerTurn(w.dur, body) {
+			return false
+		}
+	}
+	state := false
+	for _, d := range s.decide {
+		if !p.statusTest(d, s) {
+			continue
+		}
+		ok := true
+		ast.Inspect(d, func(n ast.Node) bool {
+			e, isExpr := n.(ast.Expr)
+			if !isExpr || !ok {
+				return ok
+			}
+			tv := p.info.Types[e]
+			if tv.Value == nil || tv.Value.Kind() != constant.Int {
+				return true
+			}
+			c, exact := constant.Int64Val(tv.Value)
+			switch {
+			case !exact || c < 200 || c > 599:
+			case c >= 500, c == 408, c == 425, c == 429:
+				ok = false
+			case c >= 400:
+				state = true
+			}
+			return false
+		})
+		if !ok {
+			return false
+		}
+	}
+	return state
 }
 
 // localRead: os.ReadFile, os.Stat, os.Open, ... on this machine.
