@@ -102,3 +102,31 @@ func FetchProfile(ctx context.Context, u string) (*http.Response, error) {
 	}
 	return nil, errors.New("out of attempts")
 }
+
+// PollAskFirst asks first and waits the server's interval after each
+// "not approved yet" (403, 404); a transport error gives up. Quiet: the
+// answers are states, and the interval does not grow.
+func PollAskFirst(ctx context.Context, endpoint, code string, interval time.Duration) (*token, error) {
+	deadline := time.Now().Add(15 * time.Minute)
+	for time.Now().Before(deadline) {
+		req, err := tokenRequest(ctx, endpoint, code)
+		if err != nil {
+			return nil, err
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			return nil, err
+		}
+		if resp.StatusCode == http.StatusNotFound || resp.StatusCode == http.StatusForbidden {
+			resp.Body.Close()
+			time.Sleep(interval)
+			continue
+		}
+		var t token
+		err = json.NewDecoder(resp.Body).Decode(&t)
+		resp.Body.Close()
+		return &t, err
+	}
+	return nil, errors.New("login expired")
+}
+
