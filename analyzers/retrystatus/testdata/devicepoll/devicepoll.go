@@ -129,4 +129,3 @@ func PollAskFirst(ctx context.Context, endpoint, code string, interval time.Dura
 	}
 	return nil, errors.New("login expired")
 }
-
