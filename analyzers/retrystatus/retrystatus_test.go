@@ -88,5 +88,5 @@ func TestProvenance(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	analysistest.Run(t, dir, retrystatus.Analyzer, "./shapes")
+	analysistest.Run(t, dir, retrystatus.Analyzer, "./shapes", "./grpccodes")
 }

@@ -141,7 +141,7 @@ func upload(ctx context.Context, c *http.Client, req *http.Request) (*http.Respo
 		if err != nil {
 			return nil, err
 		}
-		if !retryOn[resp.StatusCode] || i == 3 { // want `retry decision retries 400 \(bad request\), 413 \(payload too large\): the same request fails the same way on every attempt; give up on them \(413: shrink the input instead\)`
+		if !retryOn[resp.StatusCode] || i == 3 { // want `retry decision retries 400 \(bad request\), 413 \(payload too large\): the same request fails the same way on each of 4 attempts; give up on them \(413: shrink the input instead\)`
 			return resp, nil
 		}
 		resp.Body.Close()
