@@ -20,11 +20,23 @@ var universe = func() []int {
 	for c := 520; c <= 530; c++ {
 		u = append(u, c)
 	}
-	return append(u, 598, 599)
+	u = append(u, 598, 599)
+	for c := 1; c <= 16; c++ { // gRPC codes but OK
+		u = append(u, grpcBase+c)
+	}
+	return u
 }()
 
-// permanent are the codes that fail the same way on every attempt.
-var permanent = []int{400, 401, 403, 404, 413, 422}
+// permanent are the codes that fail the same way on every attempt: HTTP's,
+// and gRPC's InvalidArgument, NotFound, AlreadyExists, PermissionDenied,
+// FailedPrecondition, OutOfRange, Unimplemented and Unauthenticated.
+var permanent = []int{400, 401, 403, 404, 413, 422,
+	grpcBase + 3, grpcBase + 5, grpcBase + 6, grpcBase + 7, grpcBase + 9, grpcBase + 11, grpcBase + 12, grpcBase + 16}
+
+// grpcNames are the gRPC codes' names (google.golang.org/grpc/codes).
+var grpcNames = []string{"OK", "Canceled", "Unknown", "InvalidArgument", "DeadlineExceeded", "NotFound", "AlreadyExists",
+	"PermissionDenied", "ResourceExhausted", "FailedPrecondition", "Aborted", "OutOfRange", "Unimplemented", "Internal",
+	"Unavailable", "DataLoss", "Unauthenticated"}
 
 // overloaded is the non-standard overload status one major API returns.
 const overloaded = 529
@@ -33,6 +45,9 @@ func isStatus(k int64) bool { return k >= 100 && k <= 599 }
 
 // codeName renders a code for a message: "413 (payload too large)".
 func codeName(c int) string {
+	if isGRPC(c) {
+		return "codes." + grpcNames[c-grpcBase]
+	}
 	switch c {
 	case 400:
 		return "400 (bad request)"
@@ -61,7 +76,7 @@ func joinCodes(cs []int, name bool) string {
 	slices.Sort(cs)
 	var s []string
 	for _, c := range slices.Compact(cs) {
-		if name {
+		if name || isGRPC(c) {
 			s = append(s, codeName(c))
 		} else {
 			s = append(s, fmt.Sprint(c))

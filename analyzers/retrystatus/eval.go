@@ -402,14 +402,17 @@ func (w *walker) caseList(tag ast.Expr, cl *ast.CaseClause) val {
 		if !ok {
 			return vN // a case on a variable: not a code list
 		}
-		if isStatus(k) {
-			codes = append(codes, int(k))
+		if c, ok := w.ck.codeOf(tag, k); ok {
+			codes = append(codes, c)
 		}
 	}
 	if len(codes) == 0 {
 		return vN
 	}
 	w.col.add(&atom{kind: atomList, pos: cl.Pos(), codes: codes, operand: w.ck.text(tag)})
+	if isGRPC(codes[0]) != isGRPC(w.code) {
+		return vN
+	}
 	if slices.Contains(codes, w.code) {
 		return vT
 	}
@@ -537,6 +540,9 @@ func (w *walker) cond(e ast.Expr, st *pathState) val {
 		case token.LOR, token.LAND:
 			if a := w.chain(e); a != nil {
 				w.col.add(a)
+				if isGRPC(a.codes[0]) != isGRPC(w.code) {
+					return vN
+				}
 				in := a.lists(w.code)
 				if a.chainOr == in {
 					return vT
@@ -587,7 +593,11 @@ func (w *walker) chain(e *ast.BinaryExpr) *atom {
 			return nil
 		}
 		x, k, ok := w.ck.constSide(b)
-		if !ok || !isStatus(k) || !w.ck.isInt(x) {
+		if !ok {
+			return nil
+		}
+		c, ok := w.ck.codeOf(x, k)
+		if !ok {
 			return nil
 		}
 		t := w.ck.text(x)
@@ -595,7 +605,7 @@ func (w *walker) chain(e *ast.BinaryExpr) *atom {
 			return nil
 		}
 		operand = t
-		codes = append(codes, int(k))
+		codes = append(codes, c)
 	}
 	return &atom{kind: atomList, pos: e.Pos(), codes: codes, operand: operand,
 		chain: e, chainOr: e.Op == token.LOR, leaves: leaves}
@@ -609,8 +619,11 @@ func (w *walker) compare(e *ast.BinaryExpr, st *pathState) val {
 			for _, pair := range [][2]ast.Expr{{e.X, e.Y}, {e.Y, e.X}} {
 				if id, ok := ast.Unparen(pair[0]).(*ast.Ident); ok {
 					if v, ok := w.ck.info.Uses[id].(*types.Var); ok && w.ranges[v] != nil {
-						codes := w.ranges[v]
+						codes := w.ck.setCodes(w.ranges[v], pair[1])
 						w.col.add(&atom{kind: atomList, pos: e.Pos(), codes: codes, operand: w.ck.text(pair[1])})
+						if len(codes) == 0 || isGRPC(codes[0]) != isGRPC(w.code) {
+							return vN
+						}
 						in := slices.Contains(codes, w.code)
 						if in == (e.Op == token.EQL) {
 							return vT
@@ -625,16 +638,18 @@ func (w *walker) compare(e *ast.BinaryExpr, st *pathState) val {
 		}
 		return vN
 	}
-	if cls, ok := w.ck.statusClass(x, k, e.Op); ok {
+	if cls, ok := w.ck.statusClass(x, k, e.Op); ok && !isGRPC(w.code) {
 		// code/100 == 5: the class of the code.
 		if (w.code/100 == cls) == (e.Op == token.EQL) {
 			return vT
 		}
 		return vF
 	}
-	if !w.ck.isInt(x) || !isStatus(k) {
+	code, ok := w.ck.codeOf(x, k)
+	if !ok || isGRPC(code) != isGRPC(w.code) || isGRPC(code) && e.Op != token.EQL && e.Op != token.NEQ {
 		return vN
 	}
+	k = int64(code)
 	op := e.Op
 	if ast.Unparen(e.X) != ast.Unparen(x) { // constant on the left: flip
 		switch op {
@@ -804,14 +819,51 @@ func (w *walker) index(e *ast.IndexExpr, value bool) val {
 		return vN
 	}
 	codes, via, ok := w.ck.res.CodeSetVia(e.X)
-	if !ok || !anyStatus(codes) {
+	return w.member(codes, ok, e.Index, e.Pos(), via)
+}
+
+// member evaluates the membership of key in a code set.
+func (w *walker) member(set []int, ok bool, key ast.Expr, pos token.Pos, via string) val {
+	codes := w.ck.setCodes(set, key)
+	if !ok || len(codes) == 0 {
 		return vN
 	}
-	w.col.add(&atom{kind: atomList, pos: e.Pos(), codes: codes, operand: w.ck.text(e.Index), via: via})
+	w.col.add(&atom{kind: atomList, pos: pos, codes: codes, operand: w.ck.text(key), via: via})
+	if isGRPC(codes[0]) != isGRPC(w.code) {
+		return vN
+	}
 	if slices.Contains(codes, w.code) {
 		return vT
 	}
 	return vF
+}
+
+// grpcBase offsets gRPC codes in the universe: codes.InvalidArgument (3)
+// is grpcBase+3, apart from every HTTP status.
+const grpcBase = 1000
+
+func isGRPC(c int) bool { return c >= grpcBase }
+
+// codeOf maps a constant k compared with x to a code of the universe: a
+// gRPC code when the model says x is one (status.Code(err)), else an HTTP
+// status when k is one and x an integer.
+func (ck *checker) codeOf(x ast.Expr, k int64) (int, bool) {
+	if ck.res.StatusOf(x) == retrymodel.GRPCCode {
+		return grpcBase + int(k), k > 0 && k <= 16
+	}
+	return int(k), ck.isInt(x) && isStatus(k)
+}
+
+// setCodes maps the codes of a set tested with key to the universe,
+// dropping those that are no status.
+func (ck *checker) setCodes(set []int, key ast.Expr) []int {
+	var out []int
+	for _, k := range set {
+		if c, ok := ck.codeOf(key, int64(k)); ok {
+			out = append(out, c)
+		}
+	}
+	return out
 }
 
 func anyStatus(cs []int) bool {
@@ -831,25 +883,14 @@ func (w *walker) call(e *ast.CallExpr, st *pathState) val {
 			return vN
 		}
 		codes, via, ok := ck.res.CodeSetVia(e.Args[0])
-		if !ok || !anyStatus(codes) {
-			return vN
-		}
-		w.col.add(&atom{kind: atomList, pos: e.Pos(), codes: codes, operand: ck.text(e.Args[1]), via: via})
-		if slices.Contains(codes, w.code) {
-			return vT
-		}
-		return vF
+		return w.member(codes, ok, e.Args[1], e.Pos(), via)
 	}
 	// set.Contains(code), sets.Has(code): a method on a code set.
 	if sel, ok := ast.Unparen(e.Fun).(*ast.SelectorExpr); ok && len(e.Args) == 1 && ck.isInt(e.Args[0]) {
 		switch sel.Sel.Name {
 		case "Contains", "Has", "Includes", "Exists":
-			if codes, via, ok := ck.res.CodeSetVia(sel.X); ok && anyStatus(codes) {
-				w.col.add(&atom{kind: atomList, pos: e.Pos(), codes: codes, operand: ck.text(e.Args[0]), via: via})
-				if slices.Contains(codes, w.code) {
-					return vT
-				}
-				return vF
+			if codes, via, ok := ck.res.CodeSetVia(sel.X); ok && len(ck.setCodes(codes, e.Args[0])) > 0 {
+				return w.member(codes, ok, e.Args[0], e.Pos(), via)
 			}
 		}
 	}

@@ -154,6 +154,9 @@ func mentionsCodes(pass *analysis.Pass) bool {
 				if strings.HasPrefix(n.Sel.Name, "Status") {
 					found = true
 				}
+				if obj := pass.TypesInfo.Uses[n.Sel]; obj != nil && obj.Pkg() != nil && obj.Pkg().Path() == "google.golang.org/grpc/codes" {
+					found = true // a gRPC code
+				}
 			case *ast.BinaryExpr:
 				// code/100: the class of a status code.
 				if lit, ok := n.Y.(*ast.BasicLit); ok && n.Op == token.QUO && lit.Value == "100" {
@@ -420,7 +423,7 @@ func (ck *checker) check(d *decision) {
 	var listed []int
 	var first *atom
 	for _, c := range universe {
-		if c < 500 || !d.retried[c] {
+		if c < 500 || isGRPC(c) || !d.retried[c] {
 			continue
 		}
 		for _, a := range atoms {
@@ -436,15 +439,17 @@ func (ck *checker) check(d *decision) {
 	// One 5xx code is a choice (503 alone: "come back later"), not an
 	// enumeration of a range that misses its other members.
 	if len(listed) > 1 {
+		// An enumeration is a defect when it gives up on one of the
+		// transient server errors every API sends (500, 502, 503, 504),
+		// or on 529 where the API sends it (an LLM API) or 500 is missed.
 		var missing []int
-		for _, c := range []int{500, overloaded} {
+		for _, c := range []int{500, 502, 503, 504, overloaded} {
 			if d.stopped[c] && !d.retried[c] {
 				missing = append(missing, c)
 			}
 		}
-		// 529 alone is missed only by a retry of an API that sends it.
-		if len(missing) == 1 && missing[0] == overloaded && !ck.targets(d, overloadPkg, overloadLit) {
-			missing = nil
+		if n := len(missing); n > 0 && missing[n-1] == overloaded && missing[0] != 500 && !ck.targets(d, overloadPkg, overloadLit) {
+			missing = missing[:n-1]
 		}
 		if len(missing) > 0 {
 			verb := "are"

@@ -70,3 +70,23 @@ func TestModelCases(t *testing.T) {
 	}
 	analysistest.Run(t, dir, retrystatus.Analyzer, "./gaps", "./example")
 }
+
+// TestProvenance runs the classifiers a status provenance finds wherever
+// they are written, each beside a quiet lookalike:
+//
+//   - shapes: an enumerated 5xx test inline in a loop, a switch over the
+//     Code field of the project's own error type taken with errors.As in a
+//     helper a retry consults, a retryable set with 400 and 413; beside a
+//     handler writing 500/503, a metrics switch, a log, a user-message
+//     mapping and a counted set;
+//   - grpccodes: gRPC retries on permanent codes (InvalidArgument,
+//     PermissionDenied) beside retries on Unavailable and
+//     ResourceExhausted and a switch that only logs.
+func TestProvenance(t *testing.T) {
+	testmod.Download(t, "testdata")
+	dir, err := filepath.Abs("testdata")
+	if err != nil {
+		t.Fatal(err)
+	}
+	analysistest.Run(t, dir, retrystatus.Analyzer, "./shapes", "./grpccodes")
+}

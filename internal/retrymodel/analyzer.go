@@ -26,7 +26,7 @@ var Analyzer = &analysis.Analyzer{
 	Run:        run,
 	Requires:   []*analysis.Analyzer{inspect.Analyzer},
 	ResultType: reflect.TypeOf((*Result)(nil)),
-	FactTypes:  []analysis.Fact{(*FuncFact)(nil), (*ClientFact)(nil), (*CodesFact)(nil)},
+	FactTypes:  []analysis.Fact{(*FuncFact)(nil), (*ClientFact)(nil), (*CodesFact)(nil), (*StatusFact)(nil)},
 }
 
 // Result is what the model knows of one package.
@@ -60,6 +60,8 @@ type Result struct {
 	// writes: every variable's writes (written.go).
 	writes map[*types.Var]*written
 	cancel *cancelIndex // cancel.go, built when first asked
+	// statusMemo: what StatusOf found for variables and functions (status.go).
+	statusMemo map[types.Object]StatusKind
 }
 
 // LayerOf returns the layer made by node n (a loop, label, recursive
@@ -180,6 +182,7 @@ func run(pass *analysis.Pass) (any, error) {
 	p.summarize()
 	p.ctxRetries()
 	p.res.exportCodeSets()
+	p.res.exportStatusFacts()
 	return p.res, nil
 }
 

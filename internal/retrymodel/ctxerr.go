@@ -44,8 +44,13 @@ func (p *pkgCtx) classifyCtxErrs() {
 		if decl == nil || decl.Body == nil || sig == nil || sig.Results().Len() == 0 || !isBool(sig.Results().At(0).Type()) {
 			continue
 		}
-		success := p.predOnSuccess(fn)
-		if success == Unknown {
+		// The answer that leaves is the one that makes the loop's give-up
+		// condition hold (if !retryable(err) { return err }: false), not
+		// what the classifier says for a nil error, which the loop may
+		// never ask (isRetryable ending in return true).
+		cond, _ := l.Policy.Classifier.(ast.Expr)
+		leave := p.leaveAnswer(cond, fn)
+		if leave == Unknown {
 			continue
 		}
 		for _, which := range []string{"Canceled", "DeadlineExceeded"} {
@@ -60,13 +65,15 @@ func (p *pkgCtx) classifyCtxErrs() {
 					e.bound[v] = ctxVal{isNil: true}
 				case isIntegral(v.Type()):
 					e.bound[v] = ctxVal{counter: true}
+				case IsContext(v.Type()):
+					e.bound[v] = ctxVal{done: true} // the context whose error err is
 				}
 			}
 			if !hasErr {
 				break
 			}
 			t, pos, _ := evalStmts(e, decl.Body.List)
-			if t != Unknown && t != success && pos.IsValid() {
+			if t != Unknown && t != leave && pos.IsValid() {
 				if p.res.ctxErr == nil {
 					p.res.ctxErr = make(map[*Layer]CtxErrAnswer)
 				}
@@ -75,6 +82,34 @@ func (p *pkgCtx) classifyCtxErrs() {
 			}
 		}
 	}
+}
+
+// leaveAnswer is the result of fn's call in cond, the loop's give-up
+// condition, that makes cond hold: Yes under an even number of negations
+// in a chain of && and ||, No under an odd one; Unknown when the call sits
+// anywhere else.
+func (p *pkgCtx) leaveAnswer(cond ast.Expr, fn *types.Func) Tri {
+	if cond == nil {
+		return Unknown
+	}
+	switch c := astutil.Unparen(cond).(type) {
+	case *ast.UnaryExpr:
+		if c.Op == token.NOT {
+			return p.leaveAnswer(c.X, fn).Not()
+		}
+	case *ast.BinaryExpr:
+		if c.Op == token.LAND || c.Op == token.LOR {
+			if t := p.leaveAnswer(c.X, fn); t != Unknown {
+				return t
+			}
+			return p.leaveAnswer(c.Y, fn)
+		}
+	case *ast.CallExpr:
+		if callee := typeutil.StaticCallee(p.info, c); callee != nil && callee.Origin() == fn {
+			return Yes
+		}
+	}
+	return Unknown
 }
 
 // ctxVal is what the evaluation knows of a variable.

@@ -38,8 +38,6 @@ type loopShape struct {
 	// variable: `if err != nil` after req, err := http.NewRequest(...)
 	// speaks of building the request, not of the retried operation.
 	cur map[*types.Var]*ast.CallExpr
-	// statusVars are copies of a result's status: code := resp.StatusCode.
-	statusVars map[*types.Var]bool
 }
 
 func (p *pkgCtx) loopLayer(n ast.Node, fnNode ast.Node, stack []ast.Node) *Layer {
@@ -219,7 +217,6 @@ func (p *pkgCtx) shape(loop ast.Node, body *ast.BlockStmt, cond ast.Expr) *loopS
 	if len(s.errs) == 0 {
 		return s
 	}
-	p.statusCopies(body, s)
 	p.keepRetried(loop, body, cond, s)
 	if len(s.errs) == 0 {
 		return s
@@ -328,29 +325,6 @@ func (p *pkgCtx) statusSwitch(sw *ast.SwitchStmt, s *loopShape) bool {
 	return false
 }
 
-// statusCopies records locals that copy a result's status code.
-func (p *pkgCtx) statusCopies(body *ast.BlockStmt, s *loopShape) {
-	p.inspectRegion(body, func(n ast.Node) bool {
-		as, ok := n.(*ast.AssignStmt)
-		if !ok || len(as.Lhs) != 1 || len(as.Rhs) != 1 {
-			return true
-		}
-		id, ok := as.Lhs[0].(*ast.Ident)
-		if !ok {
-			return true
-		}
-		if sel, ok := astutil.Unparen(as.Rhs[0]).(*ast.SelectorExpr); ok && sel.Sel.Name == "StatusCode" && p.mentionsResult(sel.X, s) {
-			if v := p.identVar(id); v != nil {
-				if s.statusVars == nil {
-					s.statusVars = make(map[*types.Var]bool)
-				}
-				s.statusVars[v] = true
-			}
-		}
-		return true
-	})
-}
-
 // keepRetried keeps the operations whose failure leads to another turn,
 // dropping steps whose failure ends the loop at once (building the request,
 // a cancellable wait that returns ctx.Err()): their success says nothing
@@ -358,7 +332,7 @@ func (p *pkgCtx) statusCopies(body *ast.BlockStmt, s *loopShape) {
 func (p *pkgCtx) keepRetried(loop ast.Node, body *ast.BlockStmt, cond ast.Expr, s *loopShape) {
 	retried := make(map[*types.Var]bool)
 	one := func(v *types.Var) *loopShape {
-		t := &loopShape{errs: map[*types.Var]*ast.CallExpr{v: s.errs[v]}, results: s.results, self: s.self, statusVars: s.statusVars}
+		t := &loopShape{errs: map[*types.Var]*ast.CallExpr{v: s.errs[v]}, results: s.results, self: s.self}
 		return t
 	}
 	for v := range s.errs {
@@ -677,28 +651,21 @@ func (p *pkgCtx) statusPath(c *ast.BinaryExpr, s *loopShape) path {
 }
 
 // statusTest reports a comparison that reads the status of the operation's
-// response (resp.StatusCode >= 500, code == 429).
+// response or error (resp.StatusCode >= 500, code == 429 with code copied
+// from one, status.Code(err) == codes.Unavailable): a value StatusOf says
+// is a status, read from the operation's results.
 func (p *pkgCtx) statusTest(e ast.Expr, s *loopShape) bool {
+	of := func(x ast.Expr) bool { return x != nil && (p.mentionsResult(x, s) || p.mentionsErr(x, s)) }
 	return contains(e, func(n ast.Node) bool {
-		if id, ok := n.(*ast.Ident); ok && s.statusVars[p.identVar(id)] {
-			return true
-		}
-		sel, ok := n.(*ast.SelectorExpr)
-		if !ok {
+		x, ok := n.(ast.Expr)
+		if !ok || p.res.StatusOf(x) == NoStatus {
 			return false
 		}
-		switch sel.Sel.Name {
-		case "StatusCode", "Status", "Code", "HTTPStatusCode":
-			// An HTTP or RPC status is a number (or a method returning
-			// one); a job's Status string ("queued") is a poll state.
-			if t := p.info.TypeOf(sel); t != nil && !isIntegral(t) {
-				if sig, ok := t.(*types.Signature); !ok || sig.Results().Len() != 1 || !isIntegral(sig.Results().At(0).Type()) {
-					return false
-				}
-			}
-			return p.mentionsResult(sel.X, s) || p.mentionsErr(sel.X, s)
+		if id, ok := x.(*ast.Ident); ok {
+			vals, _ := p.res.Writes(p.identVar(id))
+			return slices.ContainsFunc(vals, of)
 		}
-		return false
+		return of(x)
 	})
 }
 

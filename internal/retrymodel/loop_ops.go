@@ -32,7 +32,7 @@ func (p *pkgCtx) withReusedErrOps(loop ast.Node, body *ast.BlockStmt, all, kept 
 		if _, retried := s.errs[v]; !retried || s.errs[v] == op {
 			continue
 		}
-		t := &loopShape{errs: map[*types.Var]*ast.CallExpr{v: op}, results: s.results, self: s.self, statusVars: s.statusVars, ops: []*ast.CallExpr{op}}
+		t := &loopShape{errs: map[*types.Var]*ast.CallExpr{v: op}, results: s.results, self: s.self, ops: []*ast.CallExpr{op}}
 		p.keepRetried(loop, &ast.BlockStmt{List: after}, nil, t)
 		if len(t.ops) == 1 {
 			out = append(out, op)

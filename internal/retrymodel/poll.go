@@ -83,8 +83,7 @@ func (p *callCtx) pollBody(body ast.Node, permanent func(*ast.CallExpr) bool, wr
 			return !status
 		}
 		for _, pair := range [][2]ast.Expr{{b.X, b.Y}, {b.Y, b.X}} {
-			sel, ok := astutil.Unparen(pair[0]).(*ast.SelectorExpr)
-			if !ok || sel.Sel.Name != "StatusCode" {
+			if p.res.StatusOf(pair[0]) != HTTPStatus {
 				continue
 			}
 			if v, ok := p.fold.Int(pair[1]); ok && v >= 400 {

@@ -4,7 +4,6 @@ import (
 	"go/ast"
 	"go/constant"
 	"go/token"
-	"go/types"
 	"strings"
 
 	"golang.org/x/tools/go/ast/astutil"
@@ -88,7 +87,7 @@ func (r *Result) ReadUnder(h HintRead, code int64) (Tri, ast.Expr) {
 				continue
 			}
 			ss, ok := h.path[i-2].(*ast.SwitchStmt)
-			if !ok || ss.Tag == nil || !r.isStatusExpr(ss.Tag, 0) || n.List == nil || within(child, n.List[0]) {
+			if !ok || ss.Tag == nil || r.StatusOf(ss.Tag) != HTTPStatus || n.List == nil || within(child, n.List[0]) {
 				continue
 			}
 			t = No
@@ -147,7 +146,7 @@ func (r *Result) StatusHolds(cond ast.Expr, code int64) Tri {
 	case *ast.IndexExpr, *ast.CallExpr:
 		// retryOn[resp.StatusCode], slices.Contains(codes, status): a set
 		// the package writes once (codeset.go).
-		if set, key, ok := r.Membership(c); ok && r.isStatusExpr(key, 0) {
+		if set, key, ok := r.Membership(c); ok && r.StatusOf(key) == HTTPStatus {
 			if codes, ok := r.CodeSet(set); ok {
 				for _, k := range codes {
 					if int64(k) == code {
@@ -168,7 +167,7 @@ func (r *Result) statusValue(e ast.Expr, code int64) (int64, bool) {
 	if v, ok := r.intConst(e); ok {
 		return v, true
 	}
-	if r.isStatusExpr(e, 0) {
+	if r.StatusOf(e) == HTTPStatus {
 		return code, true
 	}
 	if b, ok := e.(*ast.BinaryExpr); ok && (b.Op == token.QUO || b.Op == token.REM) {
@@ -192,39 +191,10 @@ func (r *Result) intConst(e ast.Expr) (int64, bool) {
 	return constant.Int64Val(tv.Value)
 }
 
-// isStatusExpr reports the status code of an HTTP response: a StatusCode
-// field of integer type (http.Response's, an SDK error's), a conversion of
-// one, or a local assigned once from one.
-func (r *Result) isStatusExpr(e ast.Expr, depth int) bool {
-	e = astutil.Unparen(e)
-	switch e := e.(type) {
-	case *ast.SelectorExpr:
-		t := r.pass.TypesInfo.TypeOf(e)
-		return e.Sel.Name == "StatusCode" && t != nil && isIntegral(t)
-	case *ast.CallExpr:
-		if tv, ok := r.pass.TypesInfo.Types[e.Fun]; ok && tv.IsType() && len(e.Args) == 1 {
-			return r.isStatusExpr(e.Args[0], depth+1)
-		}
-	case *ast.Ident:
-		if depth > 2 {
-			return false
-		}
-		v, ok := r.pass.TypesInfo.Uses[e].(*types.Var)
-		if !ok || v.Parent() == nil || v.Pkg() == nil || v.Parent() == v.Pkg().Scope() {
-			return false
-		}
-		p := &pkgCtx{pass: r.pass, info: r.pass.TypesInfo, res: r}
-		if def := p.singleDef(v); def != nil {
-			return r.isStatusExpr(def, depth+1)
-		}
-	}
-	return false
-}
-
 // mentionsStatus reports whether e reads a response status.
 func (r *Result) mentionsStatus(e ast.Expr) bool {
 	return contains(e, func(n ast.Node) bool {
 		x, ok := n.(ast.Expr)
-		return ok && r.isStatusExpr(x, 0)
+		return ok && r.StatusOf(x) == HTTPStatus
 	})
 }
