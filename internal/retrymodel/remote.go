@@ -5,6 +5,7 @@ import (
 	"go/types"
 	"strings"
 
+	"golang.org/x/tools/go/ast/astutil"
 	"golang.org/x/tools/go/types/typeutil"
 )
 
@@ -117,6 +118,52 @@ var remoteClientPkgs = []string{
 	"github.com/segmentio/kafka-go",
 	"github.com/twmb/franz-go/pkg/kgo",
 	"github.com/jackc/pgx",
+}
+
+// portProbe reports a dial whose connection the function only closes or
+// drops: it asks whether a port answers (a server still booting, an SSH
+// daemon not up yet), so a loop around it waits for a state.
+func (p *pkgCtx) portProbe(op *ast.CallExpr, fnNode ast.Node) bool {
+	fn, _ := typeutil.Callee(p.info, op).(*types.Func)
+	if fn == nil || fn.Pkg() == nil || !strings.HasPrefix(fn.Name(), "Dial") ||
+		!remotePrimitive(fn) && fn.Pkg().Path() != "golang.org/x/crypto/ssh" || fnNode == nil {
+		return false
+	}
+	var conn *types.Var
+	found, only := false, true
+	ast.Inspect(fnNode, func(n ast.Node) bool {
+		as, ok := n.(*ast.AssignStmt)
+		if !ok || found || len(as.Rhs) != 1 || astutil.Unparen(as.Rhs[0]) != op {
+			return !found
+		}
+		found = true
+		if id, ok := as.Lhs[0].(*ast.Ident); ok && id.Name != "_" {
+			conn = p.identVar(id)
+			only = conn != nil
+		}
+		return false
+	})
+	if !found || !only || conn == nil {
+		return found && only
+	}
+	ast.Inspect(fnNode, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.CallExpr:
+			if sel, ok := astutil.Unparen(n.Fun).(*ast.SelectorExpr); ok && sel.Sel.Name == "Close" && p.varOf(sel.X) == conn {
+				return false // conn.Close()
+			}
+		case *ast.BinaryExpr:
+			if p.varOf(n.X) == conn && isNil(p.info, n.Y) || p.varOf(n.Y) == conn && isNil(p.info, n.X) {
+				return false // conn != nil
+			}
+		case *ast.Ident:
+			if p.info.Uses[n] == conn {
+				only = false
+			}
+		}
+		return only
+	})
+	return only
 }
 
 // recvName returns the name of fn's receiver type ("" for functions).
