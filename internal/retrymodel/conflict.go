@@ -16,8 +16,12 @@ import (
 // serialization failure 40001) and runs again on fresh state: it does not
 // re-send a failed request to a struggling server, so it is no retry layer
 // for nesting, and it spreads no crowd of clients that jitter should.
-// A layer is conflict-only when its classifier retries conflicts and stops
-// on every other failure (Policy.ConflictOnly).
+// A reconnect is the same for nesting: database/sql's retry of a query on
+// driver.ErrBadConn, which a driver returns only when the server cannot
+// have seen the request (a pooled connection found dead), takes another
+// connection and sends the request once. A layer is conflict-only when
+// its classifier retries conflicts (or unsent requests) and stops on
+// every other failure (Policy.ConflictOnly).
 
 const (
 	pkgK8sAPIErrors = "k8s.io/apimachinery/pkg/api/errors"
@@ -165,10 +169,7 @@ func leaves(b *ast.BlockStmt, stop func(*ast.CallExpr) bool) bool {
 // { return err }` (or break) ahead of every wait, in the body or in the
 // body's failure branch. NoPos otherwise.
 func (p *pkgCtx) loopStopsOnNonConflict(l *Layer, body *ast.BlockStmt) token.Pos {
-	if len(l.Waits) == 0 {
-		return token.NoPos
-	}
-	first := l.Waits[0].Pos()
+	first := body.End() // no wait: the test must come before the next turn
 	for _, w := range l.Waits {
 		first = min(first, w.Pos())
 	}
@@ -225,14 +226,33 @@ func (p *pkgCtx) conflictTest(cond ast.Expr, depth int) bool {
 		case token.LOR:
 			return p.conflictTest(c.X, depth) && p.conflictTest(c.Y, depth)
 		case token.EQL:
-			return p.conflictConst(c.X) || p.conflictConst(c.Y)
+			return p.conflictConst(c.X) || p.conflictConst(c.Y) || p.unsent(c.X) || p.unsent(c.Y)
 		}
 	case *ast.CallExpr:
 		if fn, _ := typeutil.Callee(p.info, c).(*types.Func); fn != nil {
+			if fn.Pkg() != nil && fn.Pkg().Path() == "errors" && fn.Name() == "Is" && len(c.Args) == 2 {
+				return p.unsent(c.Args[1])
+			}
 			return p.conflictFunc(fn, depth+1)
 		}
 	}
 	return false
+}
+
+// unsent reports driver.ErrBadConn: the error a database driver returns
+// only when the server cannot have seen the request.
+func (p *pkgCtx) unsent(e ast.Expr) bool {
+	var id *ast.Ident
+	switch x := astutil.Unparen(e).(type) {
+	case *ast.Ident:
+		id = x
+	case *ast.SelectorExpr:
+		id = x.Sel
+	default:
+		return false
+	}
+	v, ok := p.info.Uses[id].(*types.Var)
+	return ok && v.Pkg() != nil && v.Pkg().Path() == "database/sql/driver" && v.Name() == "ErrBadConn"
 }
 
 // nonConflictTest reports whether cond holds for every failure but a
@@ -251,7 +271,7 @@ func (p *pkgCtx) nonConflictTest(cond ast.Expr, depth int) bool {
 			x, y := p.nonConflictTest(c.X, depth), p.nonConflictTest(c.Y, depth)
 			return (x || p.failureTest(c.X)) && (y || p.failureTest(c.Y)) && (x || y)
 		case token.NEQ:
-			return p.conflictConst(c.X) || p.conflictConst(c.Y)
+			return p.conflictConst(c.X) || p.conflictConst(c.Y) || p.unsent(c.X) || p.unsent(c.Y)
 		}
 	}
 	return false

@@ -160,7 +160,7 @@ func (p *pkgCtx) attempts(pol *Policy, n ast.Node, body *ast.BlockStmt, cond ast
 			c.v = p.identVar(id)
 		}
 		if v, ok := p.fold.Int(n.X); ok {
-			pol.Attempts = Value{Set: true, Known: true, N: v, Pos: n.X.Pos()}
+			pol.Attempts = Value{Set: true, Known: true, N: max(v, 1), Pos: n.X.Pos()} // range 0: no retry, not unbounded
 		} else {
 			pol.Attempts = Value{Set: true, Pos: n.X.Pos()}
 		}
@@ -221,13 +221,12 @@ func (p *pkgCtx) headerCounter(pol *Policy, f *ast.ForStmt) (*counter, bool) {
 		if op == token.LEQ {
 			total++
 		}
-		if total < 0 {
-			total = 0
+		if total > 0 && p.opBeforeLoop(f, v) {
+			total++ // err := op(); for err != nil && i < n { ... }
 		}
-		pol.Attempts.Known, pol.Attempts.N = true, total
-		if p.opBeforeLoop(f, v) {
-			pol.Attempts.N++ // err := op(); for err != nil && i < n { ... }
-		}
+		// A bound of 0 turns (maxRetries = 0) retries nothing: at most the
+		// one attempt, never the N == 0 that stands for unbounded.
+		pol.Attempts.Known, pol.Attempts.N = true, max(total, 1)
 	}
 	return c, true
 }

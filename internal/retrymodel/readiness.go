@@ -17,7 +17,8 @@ import (
 // state instead; retryNot says why a recognised loop is one of those:
 //   - the operation reads local state (a file, a directory): the loop waits
 //     for something to appear, nothing failed;
-//   - the operation is a readiness check (Ping, /healthz, /ready) or
+//   - the operation is a readiness check (Ping, /healthz, /ready), a
+//     dial whose connection is only closed (a port probe), or
 //     targets a service on this machine (localhost, 127.0.0.1, ::1), often
 //     one the function has just started: a start-up wait;
 //   - the loop waits before its first attempt: it asks at an interval (an
@@ -36,7 +37,7 @@ func (p *pkgCtx) retryNot(body *ast.BlockStmt, shape *loopShape, waits []waitSit
 	local, ready := true, true
 	for _, op := range ops {
 		local = local && p.localRead(op)
-		ready = ready && (p.readinessCheck(op) || p.localTarget(op, fnNode))
+		ready = ready && (p.readinessCheck(op) || p.localTarget(op, fnNode) || p.portProbe(op, fnNode))
 	}
 	switch {
 	case local:

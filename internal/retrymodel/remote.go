@@ -5,49 +5,165 @@ import (
 	"go/types"
 	"strings"
 
+	"golang.org/x/tools/go/ast/astutil"
 	"golang.org/x/tools/go/types/typeutil"
 )
 
-// isRemoteCall reports whether call sends a request to another service:
-// net/http client calls, a RoundTripper, gRPC client calls, Kubernetes
-// API calls. SDK and retrying-client calls are layers and count as remote
-// through Layer.Remote.
+// isRemoteCall reports whether call leaves the process by itself: the
+// primitives every remote call comes down to. Whatever else is remote is
+// so because it reaches one of these, through any number of functions and
+// packages (FuncFact.Remote; an interface call through the implementations
+// it can run, iface.go), so a client library needs no entry here unless its
+// API is reached only through interfaces (a generated gRPC client, a
+// Kubernetes typed client, redis.Cmdable, sarama.SyncProducer).
 func isRemoteCall(info *types.Info, call *ast.CallExpr) bool {
 	fn, ok := typeutil.Callee(info, call).(*types.Func)
-	if !ok || fn.Pkg() == nil {
+	return ok && remotePrimitive(fn)
+}
+
+// remotePrimitive reports whether a call of fn leaves the process:
+//   - a network connection's I/O and dial: net.Dial*, (*net.Dialer).Dial*,
+//     Read/Write of a net.Conn and of the net and crypto/tls connections,
+//     tls.Dial*, a TLS handshake;
+//   - an HTTP request (net/http Client.Do/Get/Post/Head/PostForm, the
+//     package functions, a RoundTripper's RoundTrip);
+//   - a gRPC call (ClientConn Invoke/NewStream, a generated client's
+//     method: a method whose last parameter is ...grpc.CallOption);
+//   - a database driver's conversation (database/sql/driver's connection,
+//     statement and transaction methods: database/sql reaches them, and
+//     the packages above it reach database/sql);
+//   - a method taking a context.Context first of a client package whose
+//     API is interfaces or whose transport is hidden behind them
+//     (remoteClientPkgs: Kubernetes, etcd, Redis, Kafka, pgx), and the
+//     context-free request calls of sarama and gocql.
+func remotePrimitive(fn *types.Func) bool {
+	if fn == nil || fn.Pkg() == nil {
 		return false
 	}
-	path, name := fn.Pkg().Path(), fn.Name()
-	recv := recvName(fn)
+	path, name, recv := fn.Pkg().Path(), fn.Name(), recvName(fn)
 	switch path {
+	case "net":
+		switch recv {
+		case "":
+			return strings.HasPrefix(name, "Dial") && name != "DialUnix"
+		case "Dialer":
+			return strings.HasPrefix(name, "Dial")
+		case "Conn", "TCPConn", "UDPConn", "IPConn":
+			return strings.HasPrefix(name, "Read") || strings.HasPrefix(name, "Write")
+		}
+		return false
+	case "crypto/tls":
+		switch recv {
+		case "", "Dialer":
+			return strings.HasPrefix(name, "Dial")
+		case "Conn":
+			return name == "Read" || name == "Write" || strings.HasPrefix(name, "Handshake")
+		}
+		return false
 	case "net/http":
 		switch recv {
-		case "Client":
+		case "Client", "":
 			return name == "Do" || name == "Get" || name == "Post" || name == "Head" || name == "PostForm"
 		case "Transport", "RoundTripper":
 			return name == "RoundTrip"
-		case "":
-			return name == "Get" || name == "Post" || name == "Head" || name == "PostForm"
 		}
 		return false
 	case "google.golang.org/grpc":
-		return recv == "ClientConn" && (name == "Invoke" || name == "NewStream") ||
-			recv == "ClientConnInterface" && (name == "Invoke" || name == "NewStream")
+		return (recv == "ClientConn" || recv == "ClientConnInterface") && (name == "Invoke" || name == "NewStream")
+	case "database/sql/driver":
+		switch name {
+		case "Open", "OpenConnector", "Connect", "Prepare", "PrepareContext", "Begin", "BeginTx", "Ping",
+			"Exec", "ExecContext", "Query", "QueryContext", "Commit", "Rollback", "Next", "ResetSession":
+			return recv != ""
+		}
+		return false
+	case "github.com/IBM/sarama", "github.com/Shopify/sarama":
+		switch recv {
+		case "SyncProducer", "Broker", "ClusterAdmin", "Client":
+			return recv != "Client" || strings.HasPrefix(name, "Refresh")
+		}
+		return false
+	case "github.com/gocql/gocql":
+		switch recv {
+		case "Query":
+			return strings.HasPrefix(name, "Exec") || strings.Contains(name, "Scan") || strings.HasPrefix(name, "Iter")
+		case "Session":
+			return strings.HasPrefix(name, "ExecuteBatch") || name == "MapExecuteBatchCAS"
+		}
+		return false
 	}
-	if strings.HasPrefix(path, "k8s.io/client-go/kubernetes/typed/") || strings.HasPrefix(path, "k8s.io/client-go/dynamic") {
-		return takesContext(fn)
+	for _, p := range remoteClientPkgs {
+		if path == p || strings.HasPrefix(path, p+"/") {
+			return recv != "" && takesContext(fn)
+		}
 	}
 	// Generated gRPC clients: a method whose last parameter is ...grpc.CallOption.
 	if sig, ok := fn.Type().(*types.Signature); ok && sig.Variadic() && sig.Recv() != nil {
 		last := sig.Params().At(sig.Params().Len() - 1).Type()
-		if sl, ok := last.(*types.Slice); ok {
-			if named, ok := sl.Elem().(*types.Named); ok && named.Obj().Pkg() != nil &&
-				named.Obj().Pkg().Path() == "google.golang.org/grpc" && named.Obj().Name() == "CallOption" {
-				return true
-			}
+		if sl, ok := last.(*types.Slice); ok && namedIs(sl.Elem(), "google.golang.org/grpc", "CallOption") {
+			return true
 		}
 	}
 	return false
+}
+
+// remoteClientPkgs are the client packages (and their subpackages) whose
+// methods that take a context first talk to a server.
+var remoteClientPkgs = []string{
+	"k8s.io/client-go/kubernetes/typed",
+	"k8s.io/client-go/dynamic",
+	"go.etcd.io/etcd/client/v3",
+	"github.com/redis/go-redis",
+	"github.com/go-redis/redis",
+	"github.com/segmentio/kafka-go",
+	"github.com/twmb/franz-go/pkg/kgo",
+	"github.com/jackc/pgx",
+}
+
+// portProbe reports a dial whose connection the function only closes or
+// drops: it asks whether a port answers (a server still booting, an SSH
+// daemon not up yet), so a loop around it waits for a state.
+func (p *pkgCtx) portProbe(op *ast.CallExpr, fnNode ast.Node) bool {
+	fn, _ := typeutil.Callee(p.info, op).(*types.Func)
+	if fn == nil || fn.Pkg() == nil || !strings.HasPrefix(fn.Name(), "Dial") ||
+		!remotePrimitive(fn) && fn.Pkg().Path() != "golang.org/x/crypto/ssh" || fnNode == nil {
+		return false
+	}
+	var conn *types.Var
+	found, only := false, true
+	ast.Inspect(fnNode, func(n ast.Node) bool {
+		as, ok := n.(*ast.AssignStmt)
+		if !ok || found || len(as.Rhs) != 1 || astutil.Unparen(as.Rhs[0]) != op {
+			return !found
+		}
+		found = true
+		if id, ok := as.Lhs[0].(*ast.Ident); ok && id.Name != "_" {
+			conn = p.identVar(id)
+			only = conn != nil
+		}
+		return false
+	})
+	if !found || !only || conn == nil {
+		return found && only
+	}
+	ast.Inspect(fnNode, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.CallExpr:
+			if sel, ok := astutil.Unparen(n.Fun).(*ast.SelectorExpr); ok && sel.Sel.Name == "Close" && p.varOf(sel.X) == conn {
+				return false // conn.Close()
+			}
+		case *ast.BinaryExpr:
+			if p.varOf(n.X) == conn && isNil(p.info, n.Y) || p.varOf(n.Y) == conn && isNil(p.info, n.X) {
+				return false // conn != nil
+			}
+		case *ast.Ident:
+			if p.info.Uses[n] == conn {
+				only = false
+			}
+		}
+		return only
+	})
+	return only
 }
 
 // recvName returns the name of fn's receiver type ("" for functions).
