@@ -12,6 +12,7 @@ import (
 	"golang.org/x/tools/go/analysis/passes/buildssa"
 	"golang.org/x/tools/go/analysis/passes/ctrlflow"
 	"golang.org/x/tools/go/analysis/passes/inspect"
+	"golang.org/x/tools/go/callgraph"
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/retryvet/retryvet/internal/analysisdoc"
@@ -88,6 +89,10 @@ type analysis_ struct {
 	// handlers whose request context reaches a pipeline, checked where
 	// they are wrapped in http.TimeoutHandler.
 	handlers map[*ssa.Function][]handlerNeed
+	// vta resolves interface calls no fact answers (invoke.go), built on
+	// first use; needyNames are the method names that need time.
+	vta        *callgraph.Graph
+	needyNames map[string]bool
 }
 
 type handlerNeed struct {
@@ -181,27 +186,36 @@ func (a *analysis_) needOf(site ssa.CallInstruction) (*NeedFact, string) {
 		if c.Method != nil && a.pass.ImportObjectFact(c.Method, &f) {
 			return &f, c.Method.Name()
 		}
+		if f := a.invokeNeed(site); f != nil {
+			return f, c.Method.Name()
+		}
 		return nil, ""
 	}
 	callee := c.StaticCallee()
 	if callee == nil {
 		return nil, ""
 	}
+	return a.funcNeed(callee), ""
+}
+
+// funcNeed is what calling callee needs, from this package's summaries or
+// an imported fact.
+func (a *analysis_) funcNeed(callee *ssa.Function) *NeedFact {
 	if o := callee.Origin(); o != nil {
 		callee = o
 	}
 	if f := a.needs[callee]; f != nil {
-		return f, ""
+		return f
 	}
 	obj, _ := callee.Object().(*types.Func)
 	if obj == nil || obj.Pkg() == a.pass.Pkg {
-		return nil, ""
+		return nil
 	}
 	var f NeedFact
 	if a.pass.ImportObjectFact(obj, &f) {
-		return &f, ""
+		return &f
 	}
-	return nil, ""
+	return nil
 }
 
 // propagate visits every call of a function that needs time on its

@@ -52,3 +52,50 @@ func TestRealisticIncident(t *testing.T) {
 func TestRealisticIncidentAnalyzer(t *testing.T) {
 	analysistest.Run(t, incidentDir(t), Analyzer, "./...")
 }
+
+// The seed incident as someone else wrote it (testdata/incident2): the
+// waits are a package-level table indexed by the attempt and raised by
+// Retry-After, the guard is a method that reads ctx.Deadline() against a
+// clock the service holds in a func field, the pause adds a random spread
+// to the wait (an interval: 7s to 8.75s, 11s to 13.75s), a call to the
+// spare follows the loop, and the 40s worker reaches the pipeline through
+// an interface its own package declares (the call graph, not a fact on
+// the interface, says which implementation it holds). A mirror with the
+// same 40s whose interface holds a local model is quiet.
+func TestIncidentWrittenElsewhere(t *testing.T) {
+	dir, err := filepath.Abs(filepath.Join("testdata", "incident2"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := Load(Options{Dir: dir}, "./...")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := Run(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pl := pipeline(t, c, "example.com/incident2/assist.(*Service).Ask")
+	r := pl.Req
+	if !r.Known || r.AtLeast || r.Required.Seconds() != 72 || r.P99.Seconds() != 40 {
+		t.Errorf("requirement: got R=%v known=%v atLeast=%v p99=%v (%s), want 72s and 40s", r.Required, r.Known, r.AtLeast, r.P99, r.Derivation)
+	}
+	if !strings.Contains(r.Derivation, "remaining >= wait + reserve (first wait 7s + reserve 65s)") {
+		t.Errorf("derivation: %s", r.Derivation)
+	}
+	if got, want := r.Policy(), "waits 7s-8.75s, 11s-13.75s; reserve 65s"; got != want {
+		t.Errorf("policy %q, want %q", got, want)
+	}
+	checkRows(t, pl, []want{
+		{"web.(*Handler).ServeHTTP", "http-handler", "web.(*Handler).ServeHTTP -> assist.(*Service).Ask", "100s", "web/web.go:23:17", "yes", "yes"},
+		{"queue.(*Worker).Serve", "goroutine", "queue.(*Worker).Serve -> queue.(*Worker).one -> assist.(*Service).Ask", "40s", "queue/queue.go:42:17", "no", "yes"},
+		{"batch.Fan$1", "goroutine", "batch.Fan$1 -> assist.(*Service).Ask", "22s", "batch/batch.go:16:19", "no", "no"},
+		{"ask.main", "main", "ask.main -> assist.(*Service).Ask", "none", "", "yes", "yes"},
+	})
+	for _, row := range pl.Callers {
+		if strings.Contains(shortPath(row.Path), "Mirror") {
+			t.Errorf("the mirror's asker is the local model, not the assistant: %s", shortPath(row.Path))
+		}
+	}
+	analysistest.Run(t, dir, Analyzer, "./...")
+}

@@ -97,6 +97,7 @@ type jsonTruncated struct {
 
 type jsonPolicy struct {
 	Waits           []string `json:"waits"`
+	WaitsUpTo       []string `json:"waitsUpTo,omitempty"` // the most each wait can be when jitter spreads it
 	Reserve         *string  `json:"reserve"`
 	RequiredSeconds *float64 `json:"requiredSeconds"`
 	RequiredAtLeast bool     `json:"requiredAtLeast,omitempty"`
@@ -155,6 +156,9 @@ func WriteJSON(w io.Writer, c *Census) error {
 		jp.Policy.Waits = []string{}
 		for _, w := range r.Waits {
 			jp.Policy.Waits = append(jp.Policy.Waits, deadline.Format(w))
+		}
+		for _, w := range r.WaitsUpTo {
+			jp.Policy.WaitsUpTo = append(jp.Policy.WaitsUpTo, deadline.Format(w))
 		}
 		if r.ReserveKnown {
 			s := deadline.Format(r.Reserve)
@@ -252,11 +256,7 @@ func deadlineCell(r *Row) string {
 func policyLine(r deadline.Requirement) string {
 	var parts []string
 	if len(r.Waits) > 0 {
-		var ws []string
-		for _, w := range r.Waits {
-			ws = append(ws, deadline.Format(w))
-		}
-		parts = append(parts, "waits "+strings.Join(ws, ", "))
+		parts = append(parts, "waits "+r.WaitsString())
 	}
 	if r.ReserveKnown {
 		parts = append(parts, "reserve "+deadline.Format(r.Reserve))

@@ -24,6 +24,7 @@ type Requirement struct {
 	Posn     string // where the layer is, dir/file.go:line
 
 	Waits        []time.Duration
+	WaitsUpTo    []time.Duration // the most each wait can be when jitter spreads it
 	Reserve      time.Duration
 	ReserveKnown bool
 
@@ -63,7 +64,7 @@ func Derive(pipeline string, li *retrymodel.LayerInfo, p99 time.Duration, p99Pos
 	}
 	r.Retry = true
 	r.Layer, r.Posn = li.Name, li.Posn
-	r.Waits = li.Waits
+	r.Waits, r.WaitsUpTo = li.Waits, li.WaitsUpTo
 	r.Reserve, r.ReserveKnown = li.Reserve, li.ReserveKnown
 	if li.AttemptsKnown && li.Attempts == 1 {
 		r.Retry = false
@@ -140,11 +141,7 @@ func (r Requirement) Policy() string {
 	}
 	var parts []string
 	if len(r.Waits) > 0 {
-		var ws []string
-		for _, w := range r.Waits {
-			ws = append(ws, Format(w))
-		}
-		parts = append(parts, "waits "+strings.Join(ws, ", "))
+		parts = append(parts, "waits "+r.WaitsString())
 	}
 	if r.ReserveKnown {
 		parts = append(parts, "reserve "+Format(r.Reserve))
@@ -153,6 +150,20 @@ func (r Requirement) Policy() string {
 		return r.Derivation
 	}
 	return strings.Join(parts, "; ")
+}
+
+// WaitsString renders the waits, a wait that jitter spreads as its range:
+// "7s-8.75s, 11s-13.75s".
+func (r Requirement) WaitsString() string {
+	var ws []string
+	for i, w := range r.Waits {
+		if i < len(r.WaitsUpTo) && r.WaitsUpTo[i] > w {
+			ws = append(ws, Format(w)+"-"+Format(r.WaitsUpTo[i]))
+			continue
+		}
+		ws = append(ws, Format(w))
+	}
+	return strings.Join(ws, ", ")
 }
 
 // RequiredString renders R: "72s", "at least 1s", "unknown", "-" (no retry).

@@ -137,16 +137,16 @@ func (p *pkgCtx) eval(e ast.Expr, bind env, depth int) (constant.Value, bool) {
 			return nil, false
 		}
 		// A helper of this package whose body is a single return.
-		if decl := p.res.decls[fn]; decl != nil && decl.Body != nil && len(decl.Body.List) == 1 {
-			ret, ok := decl.Body.List[0].(*ast.ReturnStmt)
-			if !ok || len(ret.Results) != 1 {
+		if decl := p.res.decls[fn]; decl != nil {
+			ret := singleReturn(decl.Body)
+			if ret == nil {
 				return nil, false
 			}
 			inner, ok := p.bindParams(fn, e.Args, bind, depth+1)
 			if !ok {
 				return nil, false
 			}
-			return p.eval(ret.Results[0], inner, depth+1)
+			return p.eval(ret, inner, depth+1)
 		}
 	}
 	// Named constants, single-assigned variables and struct literal fields.

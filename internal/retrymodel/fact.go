@@ -127,10 +127,11 @@ type LayerInfo struct {
 	ByDefault     bool   // attempts are the client's default, which an option a caller may pass changes (joinsources.go)
 	ClientPosn    string // where the client was built (SDK and Client layers)
 	Waits         []time.Duration
-	WaitsAtLeast  bool          // each wait is at least the one listed
-	FallbackPosn  string        // the call made after the retry gives up (a backup), dir/file.go:line
-	AttemptCtxEnd string        // a per-attempt context check that ends the retry, dir/file.go:line
-	Reserve       time.Duration // the guard's reserve, when ReserveKnown
+	WaitsAtLeast  bool            // each wait is at least the one listed
+	WaitsUpTo     []time.Duration // the most each wait can be when jitter spreads it; nil else
+	FallbackPosn  string          // the call made after the retry gives up (a backup), dir/file.go:line
+	AttemptCtxEnd string          // a per-attempt context check that ends the retry, dir/file.go:line
+	Reserve       time.Duration   // the guard's reserve, when ReserveKnown
 	ReserveKnown  bool
 	GuardWait     bool // the guard adds the next wait to Reserve
 	GuardPosn     string

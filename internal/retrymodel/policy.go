@@ -515,7 +515,8 @@ func (p *pkgCtx) schedule(pol *Policy, w *waitSite, body *ast.BlockStmt, ctr *co
 		}
 		state[v] = constant.MakeInt64(init)
 	}
-	var waits []time.Duration
+	var waits, his []time.Duration
+	spread := false
 	p.atLeast = false
 	defer func() { pol.WaitsAtLeast = len(pol.Waits) > 0 && p.atLeast }()
 	for k := 0; k < nwaits; k++ {
@@ -543,22 +544,16 @@ func (p *pkgCtx) schedule(pol *Policy, w *waitSite, body *ast.BlockStmt, ctr *co
 			}
 			bind[ctr.v] = constant.MakeInt64(val)
 		}
-		d, ok := p.evalWait(w, bind)
-		if !ok && w.helper == nil {
-			// A random part: the least the wait can be is still a result.
-			if iv, ok2 := p.evalInterval(w.dur, bind, 0); ok2 && iv.lo > 0 {
-				d, ok = constant.MakeInt64(int64(iv.lo)), true
-				p.atLeast = true
-			}
-		}
-		if !ok {
+		iv, ok := p.evalWait(w, bind)
+		if !ok || iv.hi > iv.lo && iv.lo <= 0 {
 			break
 		}
-		n, ok := toInt64(d)
-		if !ok {
-			break
+		if iv.hi > iv.lo {
+			// A random part: the least the wait can be is still a result,
+			// and the most it can be says how far the jitter spreads it.
+			p.atLeast, spread = true, true
 		}
-		waits = append(waits, time.Duration(n))
+		waits, his = append(waits, time.Duration(iv.lo)), append(his, time.Duration(iv.hi))
 		// advance the growing variables for the next turn
 		for v, g := range grow {
 			if g.pos < w.node.Pos() {
@@ -577,6 +572,9 @@ func (p *pkgCtx) schedule(pol *Policy, w *waitSite, body *ast.BlockStmt, ctr *co
 		return
 	}
 	pol.Waits = waits
+	if spread {
+		pol.WaitsUpTo = his
+	}
 	pol.WaitsKnown = len(waits) == nwaits
 	pol.Schedule = describeSchedule(waits)
 }
@@ -816,10 +814,8 @@ func (p *pkgCtx) remainingTime(e ast.Expr, scope ast.Node, depth int) bool {
 		if isFunc(fn, "time", "Until") {
 			return true
 		}
-		if fn != nil && fn.Name() == "Sub" && len(e.Args) == 1 {
-			if c, ok := astutil.Unparen(e.Args[0]).(*ast.CallExpr); ok && isFunc(typeutil.StaticCallee(p.info, c), "time", "Now") {
-				return true
-			}
+		if fn != nil && fn.Name() == "Sub" && len(e.Args) == 1 && p.clockNow(e.Args[0], 0) {
+			return true
 		}
 	case *ast.Ident:
 		v := p.identVar(e)
@@ -833,6 +829,72 @@ func (p *pkgCtx) remainingTime(e ast.Expr, scope ast.Node, depth int) bool {
 		}
 	}
 	return false
+}
+
+// clockNow reports whether e reads the current time: time.Now(), a call
+// of a package function or method that returns such a read, or of a func
+// value (a clock the code holds so tests can replace it: c.now()) whose
+// every value the package's code gives it is one of those.
+func (p *pkgCtx) clockNow(e ast.Expr, depth int) bool {
+	call, ok := astutil.Unparen(e).(*ast.CallExpr)
+	if !ok || len(call.Args) != 0 || depth > 3 {
+		return false
+	}
+	if fn := typeutil.StaticCallee(p.info, call); fn != nil {
+		return p.clockFunc(fn, depth)
+	}
+	v := varOf(p.info, call.Fun)
+	if v == nil {
+		return false
+	}
+	vals, known := p.res.Writes(v)
+	clocks := 0
+	for _, val := range vals {
+		if val != nil && p.res.inTestFile(val.Pos()) && !p.res.inTestFile(call.Pos()) {
+			continue // a test's fake clock
+		}
+		var fn *types.Func
+		switch x := astutil.Unparen(val).(type) {
+		case *ast.Ident:
+			fn, _ = p.info.Uses[x].(*types.Func)
+		case *ast.SelectorExpr:
+			fn, _ = p.info.Uses[x.Sel].(*types.Func)
+		case *ast.FuncLit:
+			if r := singleReturn(x.Body); r != nil && p.clockNow(r, depth+1) {
+				clocks++
+				continue
+			}
+		}
+		if fn == nil || !p.clockFunc(fn, depth+1) {
+			return false
+		}
+		clocks++
+	}
+	return known && clocks > 0
+}
+
+// clockFunc: time.Now, or a function of this package whose body returns
+// a clock read.
+func (p *pkgCtx) clockFunc(fn *types.Func, depth int) bool {
+	if isFunc(fn, "time", "Now") {
+		return true
+	}
+	if decl := p.res.decls[fn.Origin()]; decl != nil && decl.Body != nil {
+		r := singleReturn(decl.Body)
+		return r != nil && p.clockNow(r, depth+1)
+	}
+	return false
+}
+
+// singleReturn is the result of a body that is one return of one value.
+func singleReturn(b *ast.BlockStmt) ast.Expr {
+	if b == nil || len(b.List) != 1 {
+		return nil
+	}
+	if r, ok := b.List[0].(*ast.ReturnStmt); ok && len(r.Results) == 1 {
+		return r.Results[0]
+	}
+	return nil
 }
 
 // funcScope widens a region to its enclosing function declaration.

@@ -281,6 +281,7 @@ func (p *pkgCtx) layerInfo(l *Layer) LayerInfo {
 		ByDefault:     l.Policy.Attempts.Default && l.Kind == Client,
 		Waits:         l.Policy.Waits,
 		WaitsAtLeast:  l.Policy.WaitsAtLeast,
+		WaitsUpTo:     l.Policy.WaitsUpTo,
 		DeadlineAware: l.Policy.DeadlineAware,
 		Remote:        l.Remote == Yes,
 		ConflictOnly:  l.Policy.ConflictOnly.IsValid(),

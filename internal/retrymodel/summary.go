@@ -384,41 +384,43 @@ func (p *pkgCtx) waitHelper(decl *ast.FuncDecl, sig *types.Signature, w waitSite
 	return waitInfo{arg: -1, cancellable: w.cancellable == Yes, dur: w.dur, decl: decl}, true
 }
 
-// evalWait folds the duration of one wait under bind; a helper's computed
-// duration is folded with its parameters and receiver bound to the call's
-// arguments.
-func (p *pkgCtx) evalWait(w *waitSite, bind env) (constant.Value, bool) {
+// evalWait folds the duration of one wait under bind to an interval (a
+// random part spans its range; an exact wait is lo == hi); a helper's
+// computed duration is folded with its parameters and receiver bound to
+// the call's arguments.
+func (p *pkgCtx) evalWait(w *waitSite, bind env) (interval, bool) {
 	if w.table != nil {
 		i := int64(0)
 		if w.tableArg >= 0 {
 			if w.tableArg >= len(w.call.Args) {
-				return nil, false
+				return interval{}, false
 			}
 			c, ok := p.eval(w.call.Args[w.tableArg], bind, 1)
 			if !ok {
-				return nil, false
+				return interval{}, false
 			}
 			if i, ok = toInt64(c); !ok {
-				return nil, false
+				return interval{}, false
 			}
 		}
 		if i < 0 || i >= int64(len(w.table)) {
-			return nil, false
+			return interval{}, false
 		}
-		return constant.MakeInt64(int64(w.table[i])), true
+		d := float64(w.table[i])
+		return interval{d, d}, true
 	}
-	if w.helper == nil || w.call == nil {
-		return p.eval(w.dur, bind, 0)
+	if w.helper != nil && w.call != nil {
+		fn, _ := p.info.Defs[w.helper.Name].(*types.Func)
+		if fn == nil {
+			return interval{}, false
+		}
+		inner, ok := p.bindParams(fn, w.call.Args, bind, 1)
+		if !ok {
+			return interval{}, false
+		}
+		bind = inner
 	}
-	fn, _ := p.info.Defs[w.helper.Name].(*types.Func)
-	if fn == nil {
-		return nil, false
-	}
-	inner, ok := p.bindParams(fn, w.call.Args, bind, 1)
-	if !ok {
-		return nil, false
-	}
-	return p.eval(w.dur, inner, 1)
+	return p.evalInterval(w.dur, bind, 0)
 }
 
 // tupleDef returns the call whose result i is the only value a local is

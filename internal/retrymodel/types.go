@@ -131,7 +131,10 @@ type Policy struct {
 	// it above the schedule, as to a Retry-After); the list is the least
 	// the retry waits, so the time it needs to start is exact as a minimum.
 	WaitsAtLeast bool
-	WaitPos      token.Pos // the wait call or the library option that sets it
+	// WaitsUpTo, when a random part spreads the waits, is the most each
+	// wait of Waits can be (Waits[i] to WaitsUpTo[i]); nil otherwise.
+	WaitsUpTo []time.Duration
+	WaitPos   token.Pos // the wait call or the library option that sets it
 	// HintlessWaits is the schedule of a loop whose computed wait a
 	// Retry-After read replaces (Waits is then empty): the waits of the
 	// clients the server sent no hint, folded outside the branches that

@@ -1,0 +1,3 @@
+module example.com/incident2
+
+go 1.26
