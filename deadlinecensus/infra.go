@@ -9,9 +9,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"sync"
 
-	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/retryvet/retryvet/internal/deadline"
@@ -29,8 +27,10 @@ import (
 // infraHandlers checks the routes in front of this package's handlers
 // (vet mode): a route whose timeout is below what the pipeline behind a
 // handler needs, or below its p99, is reported at the handler's
-// registration, naming the manifest position. Malformed manifests are
-// reported there too, once per process.
+// registration, naming the manifest position. The manifests are the ones
+// a driver declared (infra.Declared: the -manifests flag); the analyzer
+// reads none from disk, and a malformed one is the driver's error to
+// report, not a finding.
 func (a *analysis_) infraHandlers(fns []*ssa.Function) {
 	if len(a.pass.Files) == 0 {
 		return
@@ -40,11 +40,10 @@ func (a *analysis_) infraHandlers(fns []*ssa.Function) {
 	if len(regs) == 0 {
 		return
 	}
-	cfg := infra.ForDir(dir)
+	cfg := infra.Declared()
 	if cfg == nil {
 		return
 	}
-	a.manifestErrors(cfg, regs[0].Call.Pos())
 	if len(a.handlers) == 0 || len(cfg.Routes) == 0 {
 		return
 	}
@@ -85,27 +84,6 @@ func infraWhere(rt *infra.Route, t infra.Timeout) string {
 		s += ", " + t.Source
 	}
 	return s + ", " + t.Pos.String()
-}
-
-var (
-	reportedMu sync.Mutex
-	reported   = map[string]bool{}
-)
-
-// manifestErrors reports the module's malformed manifests at pos (a
-// handler registration: the routes in front of it may be missing), once
-// per process and manifest position.
-func (a *analysis_) manifestErrors(cfg *infra.Config, pos token.Pos) {
-	reportedMu.Lock()
-	defer reportedMu.Unlock()
-	for _, p := range cfg.Errors {
-		key := cfg.Root + "\x00" + p.String()
-		if reported[key] {
-			continue
-		}
-		reported[key] = true
-		a.pass.Report(analysis.Diagnostic{Pos: pos, Message: "manifest " + p.String() + " (the routes it holds are not read)"})
-	}
 }
 
 // litFuncs maps the function literals of fns to their SSA functions.
@@ -199,7 +177,7 @@ func (w *walker) indexInfra() *infraIndex {
 		if !logged[cfg.Root] {
 			logged[cfg.Root] = true
 			for _, p := range cfg.Errors {
-				fmt.Fprintf(infraLog, "retryvet: manifest %s (the routes it holds are not read)\n", p)
+				fmt.Fprintf(infraLog, "retryvet: manifest %s\n", p)
 			}
 			for _, p := range cfg.Skipped {
 				fmt.Fprintf(infraLog, "retryvet: manifest %s\n", p)

@@ -33,7 +33,7 @@ func infraRetries(pass *analysis.Pass, res *retrymodel.Result) {
 		return
 	}
 	dir := filepath.Dir(pass.Fset.File(pass.Files[0].Pos()).Name())
-	cfg := infra.ForDir(dir)
+	cfg := infra.Declared() // the manifests a driver declared (-manifests)
 	if cfg == nil || len(cfg.Routes) == 0 {
 		return
 	}

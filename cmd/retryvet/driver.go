@@ -7,10 +7,15 @@ import (
 	"fmt"
 	"io"
 	"os/exec"
+	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 
 	"golang.org/x/tools/go/analysis"
+
+	"github.com/retryvet/retryvet/internal/inputs"
+	"github.com/retryvet/retryvet/internal/values"
 )
 
 // A driver is the standalone command: `retryvet [flags] packages...` runs
@@ -22,6 +27,9 @@ type driver struct {
 	flags     *flag.FlagSet // the vet tool's own flags (registerToolFlags)
 	stdout    io.Writer
 	stderr    io.Writer
+
+	mu       sync.Mutex
+	children map[*exec.Cmd]bool // running go commands (signals.go)
 }
 
 // options are the parsed command line of the standalone command.
@@ -32,6 +40,8 @@ type options struct {
 	tests     bool     // -test (default true)
 	buildArgs []string // go build flags (-tags, -mod, -C ...), passed to go vet and go list
 	toolArgs  []string // the vet tool's flags (-NAME, -p99, -test ...), passed to go vet
+	values    string   // -values FILE: read by the driver, declared to the vet tool
+	declared  bool     // the command line declares the inputs itself (-values-yaml, -manifests)
 	patterns  []string
 }
 
@@ -43,6 +53,13 @@ var goValueFlags = map[string]bool{
 	"installsuffix": true, "buildmode": true, "compiler": true, "pkgdir": true, "covermode": true,
 	"coverpkg": true, "exec": true, "buildvcs": false, "debug-actiongraph": true, "debug-runtime-trace": true,
 	"debug-trace": true, "vettool": true,
+}
+
+// goBoolFlags are the go build flags that take no value. A flag that is
+// neither ours, the vet tool's nor the go command's is a usage error.
+var goBoolFlags = map[string]bool{
+	"a": true, "n": true, "x": true, "v": true, "work": true, "race": true, "msan": true, "asan": true,
+	"cover": true, "trimpath": true, "linkshared": true, "modcacherw": true, "buildvcs": true,
 }
 
 func (d *driver) usage() {
@@ -119,8 +136,22 @@ func (d *driver) parse(args []string) (*options, error) {
 			if v, err = next(); err == nil {
 				o.context, err = strconv.Atoi(v)
 			}
+		case "values":
+			// Read here, relative to the working directory, and declared
+			// to the vet tool as text (internal/inputs).
+			o.values, err = next()
+		case "set":
+			var v string
+			if v, err = next(); err == nil {
+				if err = values.Empty().Set(v); err == nil {
+					o.toolArgs = append(o.toolArgs, "-set="+v)
+				}
+			}
 		default:
 			if isTool, isBool := d.toolFlag(name, isAnalyzer); isTool {
+				if _, fl, ok := strings.Cut(name, "."); name == inputs.ValuesYAML || name == inputs.Manifests || ok && (fl == inputs.ValuesYAML || fl == inputs.Manifests) {
+					o.declared = true
+				}
 				if name == "test" {
 					if o.tests, err = boolValue(); err != nil {
 						break
@@ -134,6 +165,10 @@ func (d *driver) parse(args []string) (*options, error) {
 						o.toolArgs = append(o.toolArgs, "-"+name+"="+v)
 					}
 				}
+				break
+			}
+			if !goValueFlags[name] && !goBoolFlags[name] {
+				err = fmt.Errorf("flag provided but not defined: -%s", name)
 				break
 			}
 			flagArgs := []string{a}
@@ -185,21 +220,78 @@ func (d *driver) main(args []string) int {
 		return 0
 	}
 	if err != nil {
-		return usageError(d.stderr, err)
+		fmt.Fprintf(d.stderr, "retryvet: %v\n", err)
+		d.usage()
+		return exitUsage
 	}
 	if len(o.patterns) == 0 {
+		fmt.Fprintf(d.stderr, "retryvet: no packages given (for the module in this directory: retryvet ./...)\n")
 		d.usage()
-		return 1
+		return exitUsage
 	}
+	// The inputs the analyzers read besides the package files, declared
+	// to the vet tool as flags (internal/inputs): go vet's cache keys on
+	// them. A values file that does not parse stops the run here, with
+	// its file and line.
+	var inputErrs []string
+	if !o.declared {
+		found, err := inputs.Discover(d.workDir(o), o.values)
+		if err != nil {
+			fmt.Fprintf(d.stderr, "retryvet: %v\n", err)
+			return exitUsage
+		}
+		for _, p := range found.Problems() {
+			inputErrs = append(inputErrs, "retryvet: "+p)
+		}
+		flags, err := found.Args(inputs.CacheDir())
+		if err != nil {
+			fmt.Fprintf(d.stderr, "retryvet: %v\n", err)
+			return exitErrors
+		}
+		o.toolArgs = append(flags, o.toolArgs...)
+	}
+	stop := d.handleSignals() // signals.go
+	defer stop()
 	if o.fix {
-		return d.fix(o)
+		return d.fix(o, inputErrs)
 	}
 	res, err := d.vet(o)
 	if err != nil {
 		fmt.Fprintf(d.stderr, "retryvet: %v\n", err)
-		return 1
+		return exitErrors
 	}
+	res.errors = append(inputErrs, res.errors...)
 	return d.render(o, res)
+}
+
+// Exit codes of the analyzers (the census's are in deadlinecensus).
+const (
+	exitClean    = 0
+	exitErrors   = 1 // a package did not load or type-check, an analyzer failed, a manifest is malformed
+	exitUsage    = 2 // bad flags, no packages, a values file that does not parse
+	exitFindings = 3
+)
+
+// workDir is the directory the go command runs in: d.dir and -C.
+func (d *driver) workDir(o *options) string {
+	dir := d.dir
+	if dir == "" {
+		dir = "."
+	}
+	for i, a := range o.buildArgs {
+		name, value, hasValue := strings.Cut(strings.TrimLeft(a, "-"), "=")
+		if name != "C" {
+			continue
+		}
+		if !hasValue && i+1 < len(o.buildArgs) {
+			value = o.buildArgs[i+1]
+		}
+		if filepath.IsAbs(value) {
+			return value
+		}
+		return filepath.Join(dir, value)
+	}
+	return dir
 }
 
 // goCmd is a go command in d.dir with build flags first (-C must lead).
@@ -212,22 +304,36 @@ func (d *driver) goCmd(sub string, o *options, rest ...string) *exec.Cmd {
 
 // fix runs go vet -fix [-diff]: the go command applies the fixes of the
 // packages of the main module after the analysis (or prints them as
-// diffs), as x/tools' -fix does.
-func (d *driver) fix(o *options) int {
+// diffs), as x/tools' -fix does. Then it reports what no fix settles: with
+// -fix, the findings that remain once the fixes are applied; with -diff,
+// the findings that have no fix. Those exit 3, as findings do, so a CI
+// step that runs -fix does not pass on code with findings it cannot fix.
+func (d *driver) fix(o *options, inputErrs []string) int {
 	rest := []string{"-vettool=" + d.tool, "-fix"}
 	if o.diff {
 		rest = append(rest, "-diff")
 	}
 	rest = append(append(rest, o.toolArgs...), o.patterns...)
 	cmd := d.goCmd("vet", o, rest...)
-	cmd.Stdout, cmd.Stderr = d.stdout, d.stderr
-	if err := cmd.Run(); err != nil {
+	var stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = d.stdout, &stderr
+	if err := d.runCmd(cmd); err != nil {
 		if _, ok := err.(*exec.ExitError); !ok {
 			fmt.Fprintf(d.stderr, "retryvet: %v\n", err)
+			return exitErrors
 		}
-		return 1
 	}
-	return 0
+	res, err := d.vet(o)
+	if err != nil {
+		fmt.Fprintf(d.stderr, "retryvet: %v\n", err)
+		return exitErrors
+	}
+	res.errors = append(inputErrs, res.errors...)
+	if o.diff {
+		res.tree.dropFixable()
+	}
+	o.format = "text"
+	return d.render(o, res)
 }
 
 // vetResult is what go vet reported.
@@ -277,7 +383,7 @@ func (d *driver) runVet(o *options, pkgs []string, res *vetResult) (analysed boo
 	cmd := d.goCmd("vet", o, append(rest, pkgs...)...)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	runErr := cmd.Run()
+	runErr := d.runCmd(cmd)
 	if runErr != nil {
 		if _, ok := runErr.(*exec.ExitError); !ok {
 			return false, nil, runErr
@@ -342,7 +448,7 @@ func (d *driver) partition(o *options) (good, bad []string, err error) {
 	cmd := d.goCmd("list", o, append([]string{"-e", "-json=ImportPath,Error,DepsErrors,EmbedFiles,TestEmbedFiles,XTestEmbedFiles"}, o.patterns...)...)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	if err := cmd.Run(); err != nil {
+	if err := d.runCmd(cmd); err != nil {
 		return nil, nil, fmt.Errorf("go list: %v\n%s", err, strings.TrimSpace(stderr.String()))
 	}
 	dec := json.NewDecoder(&stdout)
@@ -406,15 +512,19 @@ func (d *driver) render(o *options, res *vetResult) int {
 		}
 	default:
 		// On stderr, as the x/tools drivers print them.
+		wd := d.workDir(o)
+		if abs, err := filepath.Abs(wd); err == nil {
+			wd = abs
+		}
 		for _, f := range findings {
-			f.printPlain(d.stderr, o.context)
+			f.printPlain(d.stderr, o.context, wd)
 		}
 	}
 	switch {
 	case failed:
-		return 1
+		return exitErrors
 	case len(findings) > 0:
-		return 3
+		return exitFindings
 	}
-	return 0
+	return exitClean
 }

@@ -62,7 +62,10 @@ func (d *driver) moduleRoot() string {
 // one result per finding.
 func buildSARIF(analyzers []*analysis.Analyzer, findings []finding, root string, notes []string) *sarif.Report {
 	run := sarif.NewRunWithInformationURI("retryvet", "https://github.com/retryvet/retryvet")
-	run.Tool.Driver.WithFullName("retryvet: retry and deadline analyzers for Go")
+	run.Tool.Driver.WithFullName("retryvet: retry and deadline analyzers for Go").WithVersion(version())
+	if v := version(); v != "devel" {
+		run.Tool.Driver.WithSemanticVersion(strings.TrimPrefix(v, "v"))
+	}
 	run.WithOriginalUriBaseIds(map[string]sarif.ArtifactLocation{srcRoot: *sarif.NewArtifactLocation().WithURI(dirURI(root))})
 	for _, a := range analyzers {
 		summary, _, _ := strings.Cut(a.Doc, "\n")

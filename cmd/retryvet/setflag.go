@@ -11,9 +11,9 @@ import (
 // (docs/values.md) and one-off overrides of its entries. Like -p99 they
 // take effect as soon as they are parsed, so they work standalone, under
 // go vet (which learns them from -flags and passes them on) and with
-// -format sarif. Without -values, each process reads .retryvet.yml at the
-// root of the module it runs in (under go vet: the module of the package
-// being analysed).
+// -format sarif. Without -values, the driver finds .retryvet.yml at the
+// root of the module and declares its text (-values-yaml, internal/inputs):
+// the analyzers read no file of their own.
 
 const (
 	valuesUsage = "read the values file FILE instead of " + values.FileName + " at the module root (docs/values.md); under go vet give an absolute path"
@@ -24,10 +24,7 @@ type valuesFlag struct{}
 
 func (valuesFlag) String() string { return values.ExplicitFile() }
 
-func (valuesFlag) Set(s string) error {
-	values.SetFile(s)
-	return nil
-}
+func (valuesFlag) Set(s string) error { return values.SetFile(s) }
 
 type setFlag struct{}
 

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -139,6 +140,20 @@ func (t vetTree) findings(errs io.Writer) []finding {
 	return out
 }
 
+// relPosn is posn ("file:line:col") with its file relative to wd when the
+// file is below wd.
+func relPosn(posn, wd string) string {
+	if wd == "" || !filepath.IsAbs(posn) {
+		return posn
+	}
+	p := parsePosition(posn)
+	rel, err := filepath.Rel(wd, p.file)
+	if err != nil || !filepath.IsLocal(rel) {
+		return posn
+	}
+	return rel + strings.TrimPrefix(posn, p.file)
+}
+
 func sortedKeys[V any](m map[string]V) []string {
 	keys := make([]string, 0, len(m))
 	for k := range m {
@@ -179,12 +194,37 @@ func cutLastNumber(s string) (string, int, bool) {
 	return s[:i], n, true
 }
 
+// dropFixable removes the findings that carry a suggested fix.
+func (t vetTree) dropFixable() {
+	for _, byAnalyzer := range t {
+		for a, raw := range byAnalyzer {
+			var diags []vetDiag
+			if isErrorObject(raw) || json.Unmarshal(raw, &diags) != nil {
+				continue
+			}
+			kept := slices.DeleteFunc(diags, func(d vetDiag) bool { return len(d.SuggestedFixes) > 0 })
+			byAnalyzer[a], _ = json.Marshal(kept)
+		}
+	}
+}
+
 // printPlain prints a finding as driverutil.PrintPlain does: the
 // position and message, then each related position with a tab before its
-// message; with contextLines >= 0, the lines around each.
-func (f finding) printPlain(w io.Writer, contextLines int) {
+// message; with contextLines >= 0, the lines around each. The finding's
+// line ends with its analyzer's name, " (doubleretry)", the name
+// //retryvet:ignore takes (staticcheck and golangci-lint end a line so);
+// positions are relative to wd where they are below it, as go vet prints
+// them.
+func (f finding) printPlain(w io.Writer, contextLines int, wd string) {
+	first := true
 	print := func(posn, end, message string) {
-		fmt.Fprintf(w, "%s: %s\n", posn, message)
+		shown := relPosn(posn, wd)
+		if first {
+			fmt.Fprintf(w, "%s: %s (%s)\n", shown, message, f.analyzer)
+			first = false
+		} else {
+			fmt.Fprintf(w, "%s: %s\n", shown, message)
+		}
 		if contextLines < 0 {
 			return
 		}

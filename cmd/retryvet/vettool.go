@@ -3,11 +3,17 @@ package main
 import (
 	"encoding/json"
 	"flag"
+	"fmt"
 	"log"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/retryvet/retryvet/internal/infra"
+	"github.com/retryvet/retryvet/internal/inputs"
+	"github.com/retryvet/retryvet/internal/values"
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/analysis/unitchecker"
@@ -25,6 +31,7 @@ const testUsage = "analyze test files too (with -test=false, _test.go files are 
 func registerToolFlags(fs *flag.FlagSet) {
 	registerP99(fs)
 	registerValues(fs)
+	inputs.Register(fs)
 	fs.Bool("test", true, testUsage)
 }
 
@@ -33,6 +40,19 @@ func registerToolFlags(fs *flag.FlagSet) {
 // handshakes. It does not return.
 func vetTool(all []*analysis.Analyzer) {
 	args := os.Args[1:]
+	if slices.Contains(args, "-V=full") || slices.Contains(args, "--V=full") {
+		os.Exit(printVersion(os.Stdout, os.Stderr)) // version.go
+	}
+	if cfg := args[len(args)-1]; strings.HasSuffix(cfg, ".cfg") && !declaresInputs(args[:len(args)-1]) {
+		// Plain go vet -vettool: the inputs are those of the unit's
+		// module, declared here by the driver's side of the protocol;
+		// the analyzers read no file (the -V=full handshake put their
+		// hash in the tool ID, so go vet's cache keys on them).
+		if err := discoverFor(cfg); err != nil {
+			fmt.Fprintf(os.Stderr, "retryvet: %v\n", err)
+			os.Exit(1)
+		}
+	}
 	if cfg := args[len(args)-1]; strings.HasSuffix(cfg, ".cfg") && !testsWanted(args[:len(args)-1]) {
 		rewritten, ok := withoutTests(cfg)
 		if !ok {
@@ -41,6 +61,51 @@ func vetTool(all []*analysis.Analyzer) {
 		os.Args[len(os.Args)-1] = rewritten
 	}
 	unitchecker.Main(all...)
+}
+
+// declaresInputs reports whether the tool's arguments declare the values
+// file or the manifests (-values, -values-yaml, -manifests).
+func declaresInputs(flags []string) bool {
+	for _, a := range flags {
+		name, _, _ := strings.Cut(strings.TrimLeft(a, "-"), "=")
+		if _, fl, ok := strings.Cut(name, "."); ok {
+			name = fl // an analyzer's copy: -doubleretry.manifests
+		}
+		switch name {
+		case "values", inputs.ValuesYAML, inputs.Manifests:
+			return true
+		}
+	}
+	return false
+}
+
+// discoverFor declares the inputs of the module of the unit described by
+// cfgFile (its Dir); the manifests are collected only if an analyzer asks.
+func discoverFor(cfgFile string) error {
+	data, err := os.ReadFile(cfgFile)
+	if err != nil {
+		return err
+	}
+	var cfg struct{ Dir string }
+	if err := json.Unmarshal(data, &cfg); err != nil || cfg.Dir == "" {
+		return nil // unitchecker reports a config it cannot read
+	}
+	p, text, err := values.Discover(cfg.Dir)
+	if err != nil {
+		return err
+	}
+	if p != "" {
+		if err := values.SetText(p, text); err != nil {
+			return err
+		}
+	}
+	infra.UseLazy(func() *infra.Bundle {
+		if root := infra.ModuleRoot(cfg.Dir); root != "" {
+			return infra.Collect(root)
+		}
+		return nil
+	})
+	return nil
 }
 
 // testsWanted reads -test from the tool's arguments before unitchecker

@@ -115,7 +115,7 @@ func TestProblems(t *testing.T) {
 		skipped = append(skipped, p.String())
 	}
 	want := []string{
-		"deploy/bad.yaml:20: malformed manifest: mapping values are not allowed in this context; the rest of the file is still read",
+		"deploy/bad.yaml:20: malformed YAML document: mapping values are not allowed in this context; its routes are not read (the other documents of the file are)",
 		`deploy/bad.yaml:28: timeout "five seconds" is not a duration; ignored`,
 	}
 	if fmt.Sprint(errs) != fmt.Sprint(want) {

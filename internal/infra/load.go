@@ -19,6 +19,9 @@ type Config struct {
 	Errors  []Problem // malformed manifests and fields
 	// Truncated: more manifests than maxFiles; the rest were not read.
 	Truncated bool
+	// dirs: for a bundle (bundle.go), the destination directories that
+	// exist under Root; nil: look on disk.
+	dirs map[string]bool
 }
 
 // Limits that keep a run on a repository full of YAML lean.
@@ -45,7 +48,7 @@ func Load(root string) *Config {
 			}
 		}
 	}
-	c.read(names)
+	c.read(names, nil)
 	return c
 }
 
@@ -93,7 +96,8 @@ func walkManifests(root string) []string {
 	return names
 }
 
-func (c *Config) read(names []string) {
+// read reads the manifests among names (each passed to keep, when not nil).
+func (c *Config) read(names []string, keep func(name string, data []byte)) {
 	root := c.Root
 	read := 0
 	for _, p := range names {
@@ -117,6 +121,9 @@ func (c *Config) read(names []string) {
 			rel = p
 		}
 		c.add(filepath.ToSlash(rel), data)
+		if keep != nil {
+			keep(filepath.ToSlash(rel), data)
+		}
 	}
 }
 
@@ -284,7 +291,7 @@ func (c *Config) servesOthers(own map[string]bool) bool {
 			if own[s] {
 				continue
 			}
-			if dirExists(c.Root, s) {
+			if c.dirs != nil && c.dirs[s] || c.dirs == nil && dirExists(c.Root, s) {
 				return true
 			}
 		}

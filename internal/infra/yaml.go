@@ -60,7 +60,7 @@ func parseDocument(file string, d document) (*yaml.Node, *Problem) {
 				msg = strings.TrimSpace(strings.Replace(msg, m[0]+":", "", 1))
 			}
 		}
-		return nil, &Problem{Pos: Pos{File: file, Line: line, Col: 1}, Msg: "malformed manifest: " + msg + "; the rest of the file is still read"}
+		return nil, &Problem{Pos: Pos{File: file, Line: line, Col: 1}, Msg: "malformed YAML document: " + msg + "; its routes are not read (the other documents of the file are)"}
 	}
 	if n.Kind == yaml.DocumentNode && len(n.Content) == 1 {
 		return n.Content[0], nil

@@ -291,24 +291,80 @@ func Find(dir string) string {
 	}
 }
 
-// The process-wide values, like the -p99 setting: set by the census and by
-// the -values and -set flags, else found from the working directory (under
-// go vet, the directory of the package being analysed) on first use.
+// The process-wide values, like the -p99 setting. The analyzers read no
+// file: a driver declares the values file's text (the -values-yaml flag,
+// SetText) or names the file (-values FILE, SetFile, read at once), and
+// the -set overrides are applied over it. The standalone command, the go
+// vet tool, the golangci-lint plugin and the census find .retryvet.yml at
+// the module root (Discover) and declare it; under nogo the flag is the
+// only way in (docs/nogo.md).
 var active struct {
 	sync.Mutex
-	v        *Values
-	err      error
-	explicit string   // -values FILE
-	sets     []string // -set specs, applied over the file
-	done     bool
+	name, text string // the declared values file: its name for messages and its text
+	declared   bool
+	explicit   string   // -values FILE
+	sets       []string // -set specs, applied over the file
+	v          *Values
+	err        error
+	done       bool
 }
 
-// SetFile makes path the values file (-values FILE) instead of the one
-// found at the module root. It is read on first use.
-func SetFile(path string) {
+// SetFile reads path as the values file (-values FILE) and declares its
+// text; a file that cannot be read or parsed is an error naming its line.
+func SetFile(path string) error {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		if errors.Is(err, os.ErrNotExist) {
+			return fmt.Errorf("values file %s does not exist", path)
+		}
+		return err
+	}
+	if err := SetText(path, string(data)); err != nil {
+		return err
+	}
 	active.Lock()
 	defer active.Unlock()
-	active.explicit, active.done = path, false
+	active.explicit = path
+	return nil
+}
+
+// SetText declares the values file's text; name is how messages name it
+// (".retryvet.yml" when empty). The text is parsed at once: a malformed
+// one is an error naming its line, and nothing of it is used.
+func SetText(name, text string) error {
+	if name == "" {
+		name = FileName
+	}
+	if _, err := Parse(name, []byte(text)); err != nil {
+		return err
+	}
+	active.Lock()
+	defer active.Unlock()
+	active.name, active.text, active.declared, active.done = name, text, true, false
+	return nil
+}
+
+// SetName renames the declared values file (the -values-name flag): the
+// text already declared is named so in messages.
+func SetName(name string) error {
+	active.Lock()
+	declared, text := active.declared, active.text
+	active.Unlock()
+	if !declared {
+		active.Lock()
+		active.name = name
+		active.Unlock()
+		return nil
+	}
+	return SetText(name, text)
+}
+
+// Declared returns the declared values file's name and text, and whether
+// one was declared.
+func Declared() (name, text string, ok bool) {
+	active.Lock()
+	defer active.Unlock()
+	return active.name, active.text, active.declared
 }
 
 // AddSet records a -set override (checked at once).
@@ -329,7 +385,7 @@ func Sets() []string {
 	return append([]string(nil), active.sets...)
 }
 
-// File returns the -values file, or "".
+// ExplicitFile returns the -values file, or "".
 func ExplicitFile() string {
 	active.Lock()
 	defer active.Unlock()
@@ -348,16 +404,31 @@ func Reset() {
 	active.Lock()
 	defer active.Unlock()
 	active.v, active.err, active.done, active.explicit, active.sets = nil, nil, false, "", nil
+	active.name, active.text, active.declared = "", "", false
 }
 
-// Active returns the process-wide values and the error of reading them (a
-// malformed file). On error the values are empty: nothing from the file is
-// used.
+// Active returns the process-wide values and the error of reading them.
+// On error the values are empty: nothing from the file is used. Nothing
+// declared: no values (the analyzers read no file of their own).
 func Active() (*Values, error) {
 	active.Lock()
 	defer active.Unlock()
 	if !active.done {
-		active.v, active.err = Resolve(active.explicit, ".", active.sets)
+		active.v, active.err = Empty(), nil
+		if active.declared {
+			active.v, active.err = Parse(active.name, []byte(active.text))
+		}
+		if active.err == nil {
+			for _, s := range active.sets {
+				if err := active.v.Set(s); err != nil {
+					active.err = err
+					break
+				}
+			}
+		}
+		if active.err != nil {
+			active.v = Empty()
+		}
 		active.done = true
 	}
 	return active.v, active.err
@@ -368,6 +439,21 @@ func Active() (*Values, error) {
 func Current() *Values {
 	v, _ := Active()
 	return v
+}
+
+// Discover finds the values file of the module that holds dir (Find) and
+// returns its path and text; "" when there is none. Drivers call it; the
+// analyzers do not.
+func Discover(dir string) (path, text string, err error) {
+	path = Find(dir)
+	if path == "" {
+		return "", "", nil
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return "", "", err
+	}
+	return path, string(data), nil
 }
 
 // Resolve reads the values file explicit (or the one found from dir) and
