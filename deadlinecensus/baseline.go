@@ -509,7 +509,7 @@ func changed(r, b *baseRow, desc string) string {
 	case r.Required == "-" && b.Required != "-":
 		was := "needed " + b.Required
 		if b.Attempts != "" {
-			was = fmt.Sprintf("%s attempts, %s", b.Attempts, was)
+			was = fmt.Sprintf("made %s attempts and needed %s", b.Attempts, b.Required)
 		}
 		return fmt.Sprintf("the retry is gone: %s no longer retries on %s -> %s (deadline %s) %s: it %s; review and regenerate the baseline with -update",
 			short(r.Pipeline), short(r.Entry), short(r.Pipeline), r.Deadline, at, was)

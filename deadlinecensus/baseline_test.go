@@ -265,7 +265,7 @@ func TestGateSeesRetryChanges(t *testing.T) {
 		t.Fatal("retry removed: the gate passes")
 	}
 	for _, f := range fails {
-		if strings.Contains(f, "required time -") || !strings.Contains(f, "the retry is gone: llm.(*Client).Complete no longer retries") || !strings.Contains(f, "it 3 attempts, needed 72s") {
+		if strings.Contains(f, "required time -") || !strings.Contains(f, "the retry is gone: llm.(*Client).Complete no longer retries") || !strings.Contains(f, "it made 3 attempts and needed 72s") {
 			t.Errorf("retry removed: %s", f)
 		}
 	}
