@@ -386,7 +386,7 @@ func TestGate(t *testing.T) {
 	drifted := strings.Replace(string(accepted), "| 200s ", "| 150s ", 1)
 	base, _ = parseBaseline(file, []byte(drifted), false)
 	fails, _ = gate(c, base, false)
-	if len(fails) != 1 || !strings.Contains(fails[0], "drifted apart") || !strings.Contains(fails[0], "deadline 200s (baseline line") {
+	if len(fails) != 1 || !strings.Contains(fails[0], "changed since the baseline") || !strings.Contains(fails[0], "deadline 150s -> 200s (baseline line") {
 		t.Errorf("drift: %q", fails)
 	}
 	// Drift in R: the policy changed under an accepted row.
@@ -422,7 +422,7 @@ func TestCommandBaseline(t *testing.T) {
 		t.Errorf("missing baseline: exit %d, %s", code, stderr)
 	}
 	// A malformed baseline is an error with its line number, and is left alone.
-	bad := "# header\nexample.com/t/llm.(*Client).Complete | only three | columns\n"
+	bad := "# retryvet census baseline: (corrupted)\nexample.com/t/llm.(*Client).Complete | only three | columns\n"
 	os.WriteFile(file, []byte(bad), 0o644)
 	code, _, stderr := run(append([]string{"-baseline", file}, pkgs...)...)
 	if code != 2 || !strings.Contains(stderr, "census.baseline:2: malformed baseline row") {

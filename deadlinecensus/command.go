@@ -100,7 +100,11 @@ func Command(args []string, stdout, stderr io.Writer) int {
 		var err error
 		base, exists, err = readBaseline(*baseline, *update)
 		if err != nil {
-			fmt.Fprintf(stderr, "retryvet census: %v\n", err)
+			fmt.Fprintf(stderr, "retryvet census: %v (the file is left as it is; -update rewrites it)\n", err)
+			return exitUsage
+		}
+		if exists && *update && base.alien {
+			fmt.Fprintf(stderr, "retryvet census: %s does not look like a census baseline (no header, no row): not replacing it; remove it or name another file\n", *baseline)
 			return exitUsage
 		}
 		if !exists && !*update {
@@ -123,9 +127,26 @@ func Command(args []string, stdout, stderr io.Writer) int {
 	for _, e := range deadline.Unmatched(prog.Prog, prog.funcs, vals) {
 		fmt.Fprintf(stderr, "warning: %s\n", deadline.UnmatchedMessage(e))
 	}
+	// The gate (or, with -update, the gate the new baseline sets up) runs
+	// before the output, so that the HTML page shows its verdict.
+	var g *gateResult
+	var wrote []byte
+	if *baseline != "" {
+		if *update {
+			wrote = formatBaseline(c, rowsOf(c, *gateTests), base)
+			nb, err := parseBaseline(*baseline, wrote, false)
+			if err != nil {
+				fmt.Fprintf(stderr, "retryvet census: internal error: the baseline written does not parse: %v\n", err)
+				return exitUsage
+			}
+			g = runGate(c, nb, *gateTests)
+		} else {
+			g = runGate(c, base, *gateTests)
+		}
+	}
 	if *htmlFile != "" {
 		var page bytes.Buffer
-		if err := WriteHTML(&page, c, WriteOptions{Tests: *tests}); err != nil {
+		if err := WriteHTML(&page, c, WriteOptions{Tests: *tests, gate: g, baseline: *baseline}); err != nil {
 			fmt.Fprintf(stderr, "retryvet census: %v\n", err)
 			return exitUsage
 		}
@@ -134,7 +155,7 @@ func Command(args []string, stdout, stderr io.Writer) int {
 			return exitUsage
 		}
 	}
-	if err := Write(stdout, c, *format, WriteOptions{Tests: *tests}); err != nil {
+	if err := Write(stdout, c, *format, WriteOptions{Tests: *tests, gate: g, baseline: *baseline}); err != nil {
 		fmt.Fprintf(stderr, "retryvet census: %v\n", err)
 		return exitUsage
 	}
@@ -142,30 +163,43 @@ func Command(args []string, stdout, stderr io.Writer) int {
 		return exitOK
 	}
 	if *update {
-		rows := rowsOf(c, *gateTests)
-		if err := writeAtomic(*baseline, formatBaseline(c, rows, base)); err != nil {
+		if err := writeAtomic(*baseline, wrote); err != nil {
 			fmt.Fprintf(stderr, "retryvet census: writing the baseline: %v\n", err)
 			return exitUsage
 		}
-		msg := fmt.Sprintf("retryvet census: wrote %s (%d rows", *baseline, len(rows))
-		if base.legacy && len(base.rows) > 0 {
-			msg += "; converted from format 1: rows are now keyed by pipeline, entry and where the deadline is set, reasons matched by pipeline, entry and deadline"
+		msg := fmt.Sprintf("retryvet census: wrote %s (%d rows", *baseline, g.Rows)
+		switch {
+		case base.legacy && len(base.rows) > 0:
+			msg += fmt.Sprintf("; converted from format 1 to %d: rows are now keyed by pipeline, entry and where the deadline is set, reasons matched by pipeline, entry and deadline", baseVersion)
+		case base.format == 2 && len(base.rows) > 0:
+			msg += fmt.Sprintf("; converted from format 2 to %d: rows now carry the retry's attempts and worst-case schedule, reasons kept", baseVersion)
+		}
+		if base.skipped > 0 {
+			msg += fmt.Sprintf("; %d malformed lines of the old file dropped", base.skipped)
 		}
 		fmt.Fprintln(stderr, msg+")")
 		for _, name := range c.Truncated {
 			fmt.Fprintf(stderr, "retryvet census: note: the census of %s is truncated; the gate compares it only with these limits (%s)\n", name, c.Limits)
 		}
+		// What the first gate run on unchanged code will say.
+		if g.Passed() {
+			fmt.Fprintf(stderr, "retryvet census: every row passes the gate as written (%s)\n", g.Verdict(*baseline))
+			return exitOK
+		}
+		fmt.Fprintf(stderr, "retryvet census: %d of %d rows need a reason before the gate passes (their retry cannot start or their deadline is below the p99): fix the deadline, or write why it is accepted in the row's last column:\n", len(g.Fails), g.Rows)
+		for _, f := range g.Fails {
+			fmt.Fprintf(stderr, "  %s\n", f)
+		}
 		return exitOK
 	}
-	fails, notes := gate(c, base, *gateTests)
-	for _, n := range notes {
+	for _, n := range g.Notes {
 		fmt.Fprintf(stderr, "note: %s\n", n)
 	}
-	if len(fails) > 0 {
-		for _, f := range fails {
-			fmt.Fprintf(stderr, "FAIL: %s\n", f)
-		}
-		fmt.Fprintf(stderr, "retryvet census: the baseline gate failed (%d rows): fix the deadlines, or accept rows with a reason in %s\n", len(fails), *baseline)
+	for _, f := range g.Fails {
+		fmt.Fprintf(stderr, "FAIL: %s\n", f)
+	}
+	fmt.Fprintln(stderr, g.Verdict(*baseline))
+	if !g.Passed() {
 		return exitGate
 	}
 	return exitOK

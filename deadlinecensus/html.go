@@ -16,24 +16,36 @@ import (
 // the positions of its steps, verdict colours and the reasons. Tests are
 // in a collapsed table under each pipeline (open at once with -tests).
 //
+// A filter above the tables hides the rows that do not hold every word
+// typed in it (entry, path, deadline, verdict, reason), or that are not
+// red, and says how many are shown. With a baseline (-baseline), the page
+// shows the gate's verdict, each row's baseline reason, and on a failing
+// row why it fails and what to do.
+//
 // The page tests itself when opened with #selftest: it expands a path and
-// sorts a table by clicking, and writes what it saw into
-// <pre id="selftest-result">, which a headless browser's --dump-dom shows.
+// sorts a table by clicking, types into the filter and counts the rows
+// shown, and writes what it saw into <pre id="selftest-result">, which a
+// headless browser's --dump-dom shows.
 func WriteHTML(w io.Writer, c *Census, opts WriteOptions) error {
 	sum := Summarize(c)
 	page := htmlPage{Summary: summaryLines(sum), OpenTests: opts.Tests}
 	page.Counts = sum
+	page.TotalRows = sum.Paths + sum.TestPaths
+	if g := opts.gate; g != nil {
+		page.Gate = &htmlGate{Verdict: g.Verdict(opts.baseline), Passed: g.Passed(), File: opts.baseline, Notes: g.Notes, Fails: len(g.Fails), Rows: g.Rows}
+	}
 	for _, p := range c.Pipelines {
 		hp := htmlPipeline{Function: p.Function, Position: p.Position, Policy: policyLine(p.Req), Derived: p.Req.Derivation}
 		if p.Truncated != nil {
 			hp.Truncated = truncLine(p.Truncated)
 		}
 		prod, tests := split(p.Callers)
+		hp.Rows.Gated, hp.Tests.Gated = page.Gate != nil, page.Gate != nil
 		for _, r := range prod {
-			hp.Rows = append(hp.Rows, htmlRowOf(p, r))
+			hp.Rows.Rows = append(hp.Rows.Rows, htmlRowOf(p, r, opts.gate))
 		}
 		for _, r := range tests {
-			hp.Tests = append(hp.Tests, htmlRowOf(p, r))
+			hp.Tests.Rows = append(hp.Tests.Rows, htmlRowOf(p, r, opts.gate))
 		}
 		hp.TestsLine = testsLine(p)
 		page.Pipelines = append(page.Pipelines, hp)
@@ -46,30 +58,67 @@ type htmlPage struct {
 	Counts    Summary
 	Pipelines []htmlPipeline
 	OpenTests bool
+	TotalRows int
+	Gate      *htmlGate // nil without a baseline
+}
+
+// htmlGate is the gate's outcome as the page shows it.
+type htmlGate struct {
+	Verdict, File string
+	Passed        bool
+	Notes         []string
+	Fails, Rows   int
 }
 
 type htmlPipeline struct {
 	Function, Position, Policy, Derived string
 	Truncated, TestsLine                string
-	Rows, Tests                         []htmlRow
+	Rows, Tests                         htmlTable
+}
+
+// htmlTable is one table's rows; Gated adds the baseline column.
+type htmlTable struct {
+	Rows  []htmlRow
+	Gated bool
 }
 
 type htmlRow struct {
 	Entry, Kind, Deadline, DeadlineSort, Source string
 	CanStart, P99, Decided                      string
+	CanStartText                                string // the cell: "unknown (covers at least 20s)" where only a bound is known
 	Path                                        string
 	Steps                                       []htmlStep
 	Note                                        string
 	Reasons                                     []Reason
+
+	// The gate's outcome (with a baseline): Gate is pass, accepted,
+	// fail, or "" when the row is not gated (a test without -gate-tests).
+	Gate, GateReason, GateFail, GateTodo string
+	GateLine                             int
 }
 
 type htmlStep struct{ Func, Pos string }
 
-func htmlRowOf(p *Pipeline, r *Row) htmlRow {
+func htmlRowOf(p *Pipeline, r *Row, g *gateResult) htmlRow {
 	h := htmlRow{
 		Entry: short(r.Entry), Kind: r.Kind, Deadline: deadlineCell(r), Source: r.Source,
 		CanStart: r.CanStart.String(), P99: r.P99.String(), Decided: decided(p, r).String(),
 		Path: shortPath(r.Path), Reasons: r.Reasons,
+	}
+	h.CanStartText = h.CanStart
+	if req := p.Req; r.CanStart == retrymodel.Unknown && req.Retry && req.Known && req.AtLeast && r.D.Kind == deadline.Known {
+		h.CanStartText = "unknown (covers at least " + deadline.Format(req.Required) + ")"
+	}
+	if rg, ok := g.Row(p.Function, r); ok {
+		h.GateReason, h.GateFail, h.GateTodo, h.GateLine = rg.Reason, rg.Fail, rg.Todo, rg.Line
+		switch {
+		case rg.Fail != "":
+			h.Gate = "fail"
+		case rg.Reason != "":
+			h.Gate = "accepted"
+		default:
+			h.Gate = "pass"
+		}
 	}
 	// Sort keys: a known deadline by its seconds; none sorts last (no
 	// deadline is the longest), unknown and from caller before it.
@@ -141,6 +190,15 @@ details.path ol { margin: .3em 0 0; padding-left: 1.6em; }
 .summary { background: #f6f8fa; padding: .6em 1em; border-radius: 6px; }
 .summary li { list-style: none; }
 #selftest-result { background: #eee; padding: .5em; }
+.gate-verdict { padding: .5em 1em; border-radius: 6px; font-weight: 600; }
+.gate-passed { background: #dafbe1; color: #116329; } .gate-failed { background: #ffebe9; color: #a40e26; }
+td.gate-fail { background: #ffebe9; } td.gate-accepted { background: #f6f8fa; }
+.todo { margin: .2em 0 0; color: #0969da; }
+.help { border-left: 4px solid #cf222e; padding: .2em 1em; margin: 1em 0; }
+.help h2 { margin-top: .3em; }
+.filter { position: sticky; top: 0; background: #fff; padding: .5em 0; border-bottom: 1px solid #d0d7de; z-index: 1; }
+.filter input[type=search] { width: 28em; max-width: 60%; font: inherit; padding: 2px 6px; }
+#filter-count { color: #57606a; margin-left: 1em; }
 </style>
 </head>
 <body>
@@ -150,6 +208,37 @@ details.path ol { margin: .3em 0 0; padding-left: 1.6em; }
 <li>{{.}}</li>
 {{- end}}
 </ul>
+{{- with .Gate}}
+<section id="gate">
+<p id="gate-verdict" class="gate-verdict {{if .Passed}}gate-passed{{else}}gate-failed{{end}}" data-fails="{{.Fails}}" data-rows="{{.Rows}}">{{.Verdict}}</p>
+<p class="meta">baseline <code>{{.File}}</code>: each row below says whether it passes the gate, the reason its baseline line gives, and on a failing row what to do.</p>
+{{- if .Notes}}
+<ul class="meta">
+{{- range .Notes}}<li>{{.}}</li>{{end}}
+</ul>
+{{- end}}
+</section>
+{{- end}}
+{{- if .Counts.Decided.No}}
+<section class="help" id="red-help">
+<h2>What to do on a red row</h2>
+<p>A red row is an entry path whose deadline is below what the pipeline's retry needs before its first retry can start (<i>retry can start: no</i>: on that path the retry never happens) or below the remote call's p99 (<i>covers p99: no</i>: slow answers become errors).
+Either raise the deadline where it is set (column <i>set at</i>) to at least the time the pipeline needs (its <i>policy</i> line), or, when the short deadline is intended,
+{{- if .Gate}} accept the row: write the reason in the last column of its line in <code>{{.Gate.File}}</code>, and the gate passes it.
+{{- else}} accept the row in a baseline: <code>retryvet census -baseline FILE -update</code>, then write the reason in the last column of its line; the gate (<code>retryvet census -baseline FILE</code>) then passes it.
+{{- end}}</p>
+</section>
+{{- end}}
+{{- if .Pipelines}}
+<div class="filter" id="filter-bar">
+<label>Filter rows <input id="filter" type="search" placeholder="words in entry, path, deadline, verdict or reason" autocomplete="off"></label>
+<label><input id="only-red" type="checkbox"> red rows only</label>
+{{- if .Gate}}
+<label><input id="only-failing" type="checkbox"> failing the gate only</label>
+{{- end}}
+<span id="filter-count" aria-live="polite">{{.TotalRows}} of {{.TotalRows}} rows shown</span>
+</div>
+{{- end}}
 {{- if not .Pipelines}}
 <p>No pipelines found (no retried remote call, no //retryvet:pipeline).</p>
 {{- end}}
@@ -180,19 +269,21 @@ details.path ol { margin: .3em 0 0; padding-left: 1.6em; }
 </script>
 </body>
 </html>
-{{define "table"}}<table class="census" data-rows="{{len .}}">
+{{define "table"}}<table class="census" data-rows="{{len .Rows}}">
 <thead><tr>
 <th data-type="text">entry</th><th data-type="text">kind</th><th data-type="num">deadline</th><th data-type="text">set at</th>
 <th data-type="num">retry can start</th><th data-type="num">covers p99</th><th data-type="num">path</th><th data-type="text">why unknown</th>
+{{- if .Gated}}<th data-type="num">baseline</th>{{end}}
 </tr></thead>
 <tbody>
-{{- range .}}
-<tr class="v-{{.Decided}}">
+{{- $gated := .Gated}}
+{{- range .Rows}}
+<tr class="v-{{.Decided}}"{{if .Gate}} data-gate="{{.Gate}}"{{end}}>
 <td class="verdict-row" data-sort="{{.Entry}}"><code>{{.Entry}}</code></td>
 <td data-sort="{{.Kind}}">{{.Kind}}</td>
 <td data-sort="{{.DeadlineSort}}">{{.Deadline}}</td>
 <td class="mono" data-sort="{{.Source}}">{{.Source}}</td>
-<td class="v-{{.CanStart}}" data-sort="{{verdictSort .CanStart}}">{{.CanStart}}</td>
+<td class="v-{{.CanStart}}" data-sort="{{verdictSort .CanStart}}">{{.CanStartText}}</td>
 <td class="v-{{.P99}}" data-sort="{{verdictSort .P99}}">{{.P99}}</td>
 <td data-sort="{{len .Steps}}"><details class="path" data-steps="{{len .Steps}}"><summary>{{.Path}}</summary><ol>
 {{- range .Steps}}<li><code>{{.Func}}</code> <span class="pos">{{.Pos}}</span></li>{{end -}}
@@ -200,6 +291,17 @@ details.path ol { margin: .3em 0 0; padding-left: 1.6em; }
 <td data-sort="{{len .Reasons}}">{{if .Note}}<p class="meta">{{.Note}}</p>{{end}}{{if .Reasons}}<ul class="why">
 {{- range .Reasons}}<li>{{if not (hasPrefix .Text .Code)}}<b>{{.Code}}</b>: {{end}}{{.Text}} <span class="pos">({{about .About}})</span>{{if .Suggestion}}. <span class="suggest">{{if eq .Code "test cannot observe the retry"}}{{.Suggestion}}{{else}}To decide it: {{.Suggestion}}{{end}}</span>{{end}}</li>{{end -}}
 </ul>{{end}}</td>
+{{- if $gated}}
+{{- if eq .Gate "fail"}}
+<td class="gate gate-fail" data-sort="0"><b>fails the gate</b>: {{.GateFail}}{{if .GateReason}} (baseline reason: <q class="gate-reason">{{.GateReason}}</q>){{end}}<p class="todo">To do: {{.GateTodo}}</p></td>
+{{- else if eq .Gate "accepted"}}
+<td class="gate gate-accepted" data-sort="1">accepted (baseline line {{.GateLine}}): <q class="gate-reason">{{.GateReason}}</q></td>
+{{- else if eq .Gate "pass"}}
+<td class="gate gate-pass" data-sort="2">passes (baseline line {{.GateLine}})</td>
+{{- else}}
+<td class="gate" data-sort="3">not gated (a test entry: -gate-tests gates it)</td>
+{{- end}}
+{{- end}}
 </tr>
 {{- end}}
 </tbody>
@@ -230,7 +332,35 @@ details.path ol { margin: .3em 0 0; padding-left: 1.6em; }
   document.querySelectorAll("table.census th").forEach(function (th) {
     th.addEventListener("click", function () { sortBy(th); });
   });
-  if (location.hash !== "#selftest") { return; }
+  // The filter: a row is shown when it holds every word typed (in any
+  // cell, its path's steps and reasons included), and is red or fails
+  // the gate when those boxes are ticked.
+  var filter = document.getElementById("filter"), onlyRed = document.getElementById("only-red");
+  var onlyFailing = document.getElementById("only-failing"), count = document.getElementById("filter-count");
+  function applyFilter() {
+    var words = filter.value.toLowerCase().split(/\s+/).filter(function (w) { return w !== ""; });
+    var shown = 0, total = 0;
+    document.querySelectorAll("table.census tbody tr").forEach(function (tr) {
+      total++;
+      var text = tr.textContent.toLowerCase();
+      var ok = words.every(function (w) { return text.indexOf(w) >= 0; }) &&
+        (!onlyRed.checked || tr.classList.contains("v-no")) &&
+        (!onlyFailing || !onlyFailing.checked || tr.getAttribute("data-gate") === "fail");
+      tr.hidden = !ok;
+      if (ok) { shown++; }
+    });
+    count.textContent = shown + " of " + total + " rows shown";
+    return shown;
+  }
+  if (filter) {
+    filter.addEventListener("input", applyFilter);
+    onlyRed.addEventListener("change", applyFilter);
+    if (onlyFailing) { onlyFailing.addEventListener("change", applyFilter); }
+  }
+  var hash = location.hash.split("&");
+  if (hash[0] !== "#selftest") { return; }
+  var word = "";
+  hash.slice(1).forEach(function (kv) { if (kv.indexOf("filter=") === 0) { word = decodeURIComponent(kv.slice(7)); } });
   // The self-test a headless browser runs (--dump-dom on #selftest).
   var out = [], ok = true;
   function check(cond, what) { out.push((cond ? "ok   " : "FAIL ") + what); if (!cond) { ok = false; } }
@@ -269,6 +399,46 @@ details.path ol { margin: .3em 0 0; padding-left: 1.6em; }
     t.tHead.rows[0].cells[0].click();
     var es = Array.prototype.map.call(t.tBodies[0].rows, function (r) { return key(r, 0); });
     check(es.every(function (e, i) { return i === 0 || es[i - 1] <= e; }), "clicking entry sorts by name");
+  }
+  // The gate: its verdict, and the baseline's reasons on their rows.
+  var verdict = document.getElementById("gate-verdict");
+  if (verdict) {
+    check(/^gate: (passed|failed), /.test(verdict.textContent), "the gate's verdict is shown");
+    out.push("verdict " + verdict.textContent.split(":").slice(0, 2).join(":").replace(/ \(.*/, ""));
+    var reasons = document.querySelectorAll("td.gate .gate-reason");
+    out.push("reasons " + reasons.length);
+    reasons.forEach(function (q) { check(q.getBoundingClientRect().height > 0 && q.textContent !== "", "a reason is shown: " + q.textContent); });
+    var fails = document.querySelectorAll("tr[data-gate=fail]");
+    check(fails.length === parseInt(verdict.getAttribute("data-fails"), 10), "failing rows " + fails.length + " = " + verdict.getAttribute("data-fails"));
+    fails.forEach(function (tr) { check(tr.querySelector(".todo") !== null, "a failing row says what to do"); });
+  }
+  check(document.getElementById("red-help") === null || /What to do on a red row/.test(document.getElementById("red-help").textContent), "the page says what to do on a red row");
+  // The filter, typed into as a user would: the rows shown are those that
+  // hold the word, the others are not rendered, and the count says so.
+  check(filter !== null, "a filter");
+  if (filter && word !== "") {
+    filter.focus();
+    filter.value = word;
+    filter.dispatchEvent(new Event("input", { bubbles: true }));
+    var all = document.querySelectorAll("table.census tbody tr"), vis = 0, right = true;
+    all.forEach(function (tr) {
+      var has = tr.textContent.toLowerCase().indexOf(word.toLowerCase()) >= 0;
+      if (!tr.hidden) { vis++; }
+      if (has === tr.hidden) { right = false; }
+      if (tr.hidden && tr.getClientRects().length !== 0) { right = false; }
+    });
+    check(right, "the filter shows exactly the rows holding " + JSON.stringify(word));
+    check(count.textContent === vis + " of " + all.length + " rows shown", "the count says " + count.textContent);
+    out.push("filter " + JSON.stringify(word) + " shows " + vis + " of " + all.length);
+    onlyRed.click();
+    var red = 0;
+    all.forEach(function (tr) { if (!tr.hidden) { red++; if (!tr.classList.contains("v-no")) { right = false; } } });
+    check(right, "red rows only keeps red rows holding the word");
+    out.push("red " + red);
+    onlyRed.click();
+    filter.value = "";
+    filter.dispatchEvent(new Event("input", { bubbles: true }));
+    check(applyFilter() === all.length, "an empty filter shows every row again");
   }
   var no = document.querySelector("td.v-no");
   if (no) { check(getComputedStyle(no).backgroundColor !== "rgba(0, 0, 0, 0)", "a no verdict is coloured " + getComputedStyle(no).backgroundColor); }

@@ -16,6 +16,12 @@ type WriteOptions struct {
 	// Tests lists test entries row by row; without it, text, markdown and
 	// HTML give each pipeline's tests one line. JSON always lists them.
 	Tests bool
+
+	// gate is the baseline gate's outcome (nil without -baseline) and
+	// baseline its file: the HTML page shows the verdict, each row's
+	// reason and what to do on a failing row.
+	gate     *gateResult
+	baseline string
 }
 
 // Formats are the census's -format values.

@@ -22,6 +22,7 @@ type Reason struct {
 const (
 	codeP99         = "p99 unknown"
 	codeAttempt     = "attempt time unknown"
+	codeWait        = "first wait unknown"
 	codeNeed        = "retry policy not fixed by code"
 	codeUnfolded    = "deadline not a constant"
 	codeMerged      = "deadlines merged from different paths"
@@ -57,9 +58,14 @@ func reasons(pl *Pipeline, r *Row) []Reason {
 		case !req.Known:
 			add("retryCanStart", Reason{Code: codeNeed, Text: "what the retry needs is unknown: " + req.Derivation, Suggestion: needFix(req, fn, declare)})
 		case r.D.Kind == deadline.Known && req.AtLeast:
-			add("retryCanStart", Reason{Code: codeAttempt,
-				Text:       fmt.Sprintf("the retry needs at least %s (%s); the deadline %s covers that bound only", deadline.Format(req.Required), req.Derivation, r.D.String()),
-				Suggestion: declare})
+			// Only a bound of the need is known: say which part is not.
+			code, sug := codeWait, "make the retry's first wait a constant (or set it in "+valuesFile+")"
+			if req.P99 <= 0 && req.PerAttempt <= 0 && len(req.Waits) > 0 {
+				code, sug = codeAttempt, declare
+			}
+			add("retryCanStart", Reason{Code: code,
+				Text:       fmt.Sprintf("%s: the deadline %s covers at least %s, the part of the need the code fixes (%s)", code, r.D.String(), deadline.Format(req.Required), req.Derivation),
+				Suggestion: sug})
 		default:
 			if rs, ok := deadlineReason(r); ok {
 				add("retryCanStart", rs)

@@ -35,6 +35,13 @@
 # 14 GiB of address space per process) so that a run that would take the
 # machine down fails instead (it is then reported as failed).
 #
+# CENSUS=1 measures only the census against go vet (the memory question of
+# issue 24: its cost should follow the pipelines it finds, at most 1.5x go
+# vet's memory where there are none), and prints the pipelines it found:
+#
+#   CENSUS=1 scripts/bench-real.sh /work/scratch/realworld/twmb_franz-go   (no pipeline)
+#   CENSUS=1 scripts/bench-real.sh /work/scratch/go-zero                   (test pipelines)
+#
 # Environment: ROUNDS (default 1), MEMLIMIT (bytes, default 14 GiB),
 # RETRYVET (a prebuilt binary; default: built from this checkout), WARM
 # (a warm GOCACHE to start from, see above),
@@ -69,6 +76,9 @@ echo "   ($((SECONDS - start))s)"
 
 declare -A t m p codes
 names=("go vet ./..." "go vet -vettool=retryvet ./..." "retryvet ./..." "retryvet census ./..." "retryvet ./... (warm re-run)")
+if [ "${CENSUS:-}" = 1 ]; then
+	names=("go vet ./..." "retryvet census ./...")
+fi
 
 # run NAME CACHE CMD...: measure CMD in $dir with GOCACHE=CACHE.
 run() {
@@ -93,6 +103,11 @@ fresh() {
 for r in $(seq 1 "$ROUNDS"); do
 	echo "round $r"
 	run "${names[0]}" "$(fresh)" go vet ./...
+	if [ "${CENSUS:-}" = 1 ]; then
+		# the census's JSON is kept to count the pipelines it found
+		run "${names[1]}" "$(fresh)" sh -c '"$1" census -format json ./... >"$2"' census "$rv" "$work/census.json"
+		continue
+	fi
 	run "${names[1]}" "$(fresh)" go vet -vettool="$rv" ./...
 	c=$(fresh)
 	run "${names[2]}" "$c" "$rv" ./...
@@ -112,3 +127,11 @@ for n in "${names[@]}"; do
 	awk -v n="$n" -v t="$mt" -v m="$mm" -v p="$mp" -v bt="$base_t" -v bm="$base_m" -v bp="$base_p" -v c="${codes[$n]}" \
 		'BEGIN { printf "| `%s` | %.1f s | %.2f | %.2f GiB | %.2f | %.2f GiB | %.2f | %s|\n", n, t, t/bt, m/1024, m/bm, p/1024, p/bp, c }'
 done
+if [ "${CENSUS:-}" = 1 ] && [ -s "$work/census.json" ]; then
+	python3 - "$work/census.json" <<'PY'
+import json, sys
+c = json.load(open(sys.argv[1]))
+s = c["summary"]
+print(f"census found {s['pipelines']} pipelines, {s['paths']} entry paths ({s['testPaths']} from tests)")
+PY
+fi

@@ -28,6 +28,17 @@ type Requirement struct {
 	Reserve      time.Duration
 	ReserveKnown bool
 
+	// The retry's schedule as the model sees it, for the census's
+	// baseline: total attempts (0 when unknown or unbounded), whether each
+	// wait is at least the one listed, the per-attempt timeout and the
+	// maximum elapsed time (0 when none).
+	Attempts      int64
+	AttemptsKnown bool
+	Unbounded     bool
+	WaitsAtLeast  bool
+	PerAttempt    time.Duration
+	MaxElapsed    time.Duration
+
 	// Required is R: the time left the caller must give for the first
 	// retry to start. Known is false when the policy does not fix it;
 	// AtLeast says R is a lower bound (a part of it is not fixed by code).
@@ -66,6 +77,8 @@ func Derive(pipeline string, li *retrymodel.LayerInfo, p99 time.Duration, p99Pos
 	r.Layer, r.Posn = li.Name, li.Posn
 	r.Waits, r.WaitsUpTo = li.Waits, li.WaitsUpTo
 	r.Reserve, r.ReserveKnown = li.Reserve, li.ReserveKnown
+	r.Attempts, r.AttemptsKnown, r.Unbounded = li.Attempts, li.AttemptsKnown, li.Unbounded
+	r.WaitsAtLeast, r.PerAttempt, r.MaxElapsed = li.WaitsAtLeast, li.PerAttempt, li.MaxElapsed
 	if li.AttemptsKnown && li.Attempts == 1 {
 		r.Retry = false
 		r.Derivation = fmt.Sprintf("%s at %s makes a single attempt: only the p99 is checked", li.Name, li.Posn)
