@@ -72,7 +72,7 @@ func TestInfraCensus(t *testing.T) {
 		"infra timeout 120s (envoy route /v1/long, deploy/envoy.yaml:32)", "yes")
 	check("example.com/infra/api.(*Server).Stream", "none", "api/api.go:45:23", "the request's context: net/http sets no deadline", "yes")
 	for _, want := range []string{
-		"retryvet: manifest deploy/mesh.yaml:26: malformed manifest: mapping values are not allowed in this context",
+		"retryvet: manifest deploy/mesh.yaml:26: malformed YAML document: mapping values are not allowed in this context; its routes are not read (the other documents of the file are)",
 		"retryvet: manifest charts/llm/templates/virtualservice.yaml:4: template, skipped",
 	} {
 		if !strings.Contains(log.String(), want) {

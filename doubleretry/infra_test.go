@@ -7,6 +7,7 @@ import (
 	"golang.org/x/tools/go/analysis/analysistest"
 
 	"github.com/retryvet/retryvet/doubleretry"
+	"github.com/retryvet/retryvet/internal/infra"
 	"github.com/retryvet/retryvet/internal/testmod"
 )
 
@@ -20,5 +21,9 @@ func TestInfra(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// The manifests are an input a driver declares (the standalone and go vet
+	// collect them from the module); the analyzers read no file themselves.
+	infra.Use(infra.Collect(abs))
+	t.Cleanup(func() { infra.Use(nil) })
 	analysistest.Run(t, abs, doubleretry.Analyzer, "./...")
 }

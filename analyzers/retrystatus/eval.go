@@ -844,6 +844,18 @@ const grpcBase = 1000
 
 func isGRPC(c int) bool { return c >= grpcBase }
 
+// namesGRPC reports whether any atom lists or covers a gRPC code.
+func namesGRPC(atoms []*atom) bool {
+	for _, a := range atoms {
+		for _, c := range append(slices.Clip(a.codes), a.covered...) {
+			if isGRPC(c) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // codeOf maps a constant k compared with x to a code of the universe: a
 // gRPC code when the model says x is one (status.Code(err)), else an HTTP
 // status when k is one and x an integer.
@@ -1025,6 +1037,15 @@ func (ck *checker) summary(node ast.Node) *summary {
 		s.codes[c] = cv
 	}
 	s.atoms, s.funcs, s.provider = col.atoms, col.funcs, col.provider
+	if !namesGRPC(col.atoms) {
+		// A predicate that names no gRPC code tests an HTTP status: what it
+		// answers for a gRPC code (1003 > 400) means nothing.
+		for c := range s.codes {
+			if isGRPC(c) {
+				delete(s.codes, c)
+			}
+		}
+	}
 	ck.sums[node] = s
 	return s
 }

@@ -208,7 +208,8 @@ func (r *Result) exportStatusFacts() {
 			continue
 		}
 		for i := 0; i < st.NumFields(); i++ {
-			if f := st.Field(i); f.Exported() && isIntegral(f.Type()) {
+			// f.Pkg(): an alias of another package's struct lends its fields, which only their package may mark
+			if f := st.Field(i); f.Exported() && f.Pkg() == r.pass.Pkg && isIntegral(f.Type()) {
 				if k := r.varStatus(f, 0); k != NoStatus {
 					r.pass.ExportObjectFact(f, &StatusFact{k})
 				}

@@ -62,7 +62,7 @@ func anyFailure(ctx context.Context, conn *pgx.Conn) error {
 
 // TransferAny: a retry around a retry.
 func TransferAny(ctx context.Context, conn *pgx.Conn) error {
-	return backoff.Retry(func() error { // want `backoff.Retry \(4 attempts\) at conflict/sql.go:65 wraps retry loop \(5 attempts\) at conflict/sql.go:54 \(through conflict.anyFailure\): up to 20 attempts per call`
+	return backoff.Retry(func() error { // want `backoff.Retry \(4 attempts\) at conflict/sql.go:65 wraps retry loop \(5 attempts\) at conflict/sql.go:54 \(through conflict.anyFailure\): up to 20 requests per call`
 		return anyFailure(ctx, conn)
 	}, backoff.WithMaxRetries(backoff.NewExponentialBackOff(), 3))
 }

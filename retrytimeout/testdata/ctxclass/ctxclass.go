@@ -56,7 +56,7 @@ func fetch(ctx context.Context, c *http.Client, url string) error {
 		select {
 		case <-ctx.Done():
 			return ctx.Err()
-		case <-time.After(time.Duration(i+1) * time.Second):
+		case <-time.After(time.Duration(i+1) * time.Second): // want `no jitter: retry loop waits 1s, 2s, 3s with no random part`
 		}
 	}
 	return err
@@ -79,7 +79,7 @@ func fetchCtx(ctx context.Context, c *http.Client, url string) error {
 		select {
 		case <-ctx.Done():
 			return ctx.Err()
-		case <-time.After(time.Duration(i+1) * time.Second):
+		case <-time.After(time.Duration(i+1) * time.Second): // want `no jitter: retry loop waits 1s, 2s, 3s with no random part`
 		}
 	}
 	return err
@@ -99,7 +99,7 @@ func fetchAll(ctx context.Context, c *http.Client, url string) error {
 		select {
 		case <-ctx.Done():
 			return ctx.Err()
-		case <-time.After(time.Duration(i+1) * time.Second):
+		case <-time.After(time.Duration(i+1) * time.Second): // want `no jitter: retry loop waits 1s, 2s, 3s with no random part`
 		}
 	}
 	return err

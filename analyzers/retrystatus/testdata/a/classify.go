@@ -13,7 +13,7 @@ func (e *StatusError) Error() string { return http.StatusText(e.Code) }
 
 // isRetryable is used by fetch below: reported here, at the definition.
 func isRetryable(code int) bool {
-	return code == 502 || code == 503 // want `retry decision lists 5xx codes 502, 503: 500 and 529 \(overloaded\) are not retried; use code >= 500`
+	return code == 502 || code == 503 // want `retry decision lists 5xx codes 502, 503: 500, 504 and 529 \(overloaded\) are not retried; use code >= 500`
 }
 
 func fetch(url string) (*http.Response, error) {
@@ -36,7 +36,7 @@ func Retryable(err error) bool { // want Retryable:`status classifier: true for 
 	var se *StatusError
 	if errors.As(err, &se) {
 		switch se.Code {
-		case http.StatusBadRequest, http.StatusServiceUnavailable, http.StatusGatewayTimeout: // want `retry decision lists 5xx codes 503, 504: 500 and 529 \(overloaded\) are not retried; use se.Code >= 500` `retry decision retries 400 \(bad request\)`
+		case http.StatusBadRequest, http.StatusServiceUnavailable, http.StatusGatewayTimeout: // want `retry decision lists 5xx codes 503, 504: 500, 502 and 529 \(overloaded\) are not retried; use se.Code >= 500` `retry decision retries 400 \(bad request\)`
 			return true
 		}
 		return false

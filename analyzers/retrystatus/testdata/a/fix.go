@@ -41,7 +41,7 @@ func getAnd(url string) (*http.Response, error) {
 		}
 		code := resp.StatusCode
 		resp.Body.Close()
-		if code != http.StatusInternalServerError && code != http.StatusServiceUnavailable { // want `retry decision lists 5xx codes 500, 503: 529 \(overloaded\) is not retried; use code >= 500`
+		if code != http.StatusInternalServerError && code != http.StatusServiceUnavailable { // want `retry decision lists 5xx codes 500, 503: 502, 504 and 529 \(overloaded\) are not retried; use code >= 500`
 			return nil, lastErr
 		}
 		time.Sleep(2 * time.Second)
@@ -58,7 +58,7 @@ func getWith429(url string) (*http.Response, error) {
 		}
 		// The 5xx part is an enumeration. Every 429 is retried as it comes,
 		// but this is no LLM API: its 429 is a rate limit, not a quota.
-		if resp.StatusCode == http.StatusTooManyRequests || resp.StatusCode == http.StatusBadGateway || resp.StatusCode == http.StatusServiceUnavailable { // want `retry decision lists 5xx codes 502, 503: 500 and 529 \(overloaded\) are not retried; use resp.StatusCode >= 500`
+		if resp.StatusCode == http.StatusTooManyRequests || resp.StatusCode == http.StatusBadGateway || resp.StatusCode == http.StatusServiceUnavailable { // want `retry decision lists 5xx codes 502, 503: 500, 504 and 529 \(overloaded\) are not retried; use resp.StatusCode >= 500`
 			resp.Body.Close()
 			time.Sleep(time.Second)
 			continue

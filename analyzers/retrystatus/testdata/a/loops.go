@@ -168,7 +168,7 @@ func errMapVar(url string) (*http.Response, error) {
 			return resp, nil
 		}
 		code := statusOf(err)
-		if !retrySet[code] { // want `retry decision lists 5xx codes 502, 503: 500 and 529 \(overloaded\) are not retried; use code >= 500`
+		if !retrySet[code] { // want `retry decision lists 5xx codes 502, 503: 500, 504 and 529 \(overloaded\) are not retried; use code >= 500`
 			return nil, err
 		}
 		time.Sleep(time.Second)
@@ -183,7 +183,7 @@ func errCommaOK(url string) (*http.Response, error) {
 		if err == nil {
 			return resp, nil
 		}
-		if _, ok := set[statusOf(err)]; !ok { // want `retry decision lists 5xx codes 502, 503, 529: 500 is not retried; use statusOf\(err\) >= 500`
+		if _, ok := set[statusOf(err)]; !ok { // want `retry decision lists 5xx codes 502, 503, 529: 500 and 504 are not retried; use statusOf\(err\) >= 500`
 			return nil, err
 		}
 		time.Sleep(time.Second)
@@ -197,7 +197,7 @@ func errFuncList(url string) (*http.Response, error) {
 		if err == nil {
 			return resp, nil
 		}
-		if slices.Contains(codesToRetry(), statusOf(err)) { // want `retry decision lists 5xx codes 500, 502, 503: 529 \(overloaded\) is not retried; use statusOf\(err\) >= 500`
+		if slices.Contains(codesToRetry(), statusOf(err)) { // want `retry decision lists 5xx codes 500, 502, 503: 504 and 529 \(overloaded\) are not retried; use statusOf\(err\) >= 500`
 			time.Sleep(time.Second)
 			continue
 		}
@@ -266,7 +266,7 @@ func errRangeLoop(url string) (*http.Response, error) {
 
 func inList(code int) bool {
 	for _, c := range []int{http.StatusBadGateway, http.StatusServiceUnavailable} {
-		if c == code { // want `retry decision lists 5xx codes 502, 503: 500 and 529 \(overloaded\) are not retried; use code >= 500`
+		if c == code { // want `retry decision lists 5xx codes 502, 503: 500, 504 and 529 \(overloaded\) are not retried; use code >= 500`
 			return true
 		}
 	}

@@ -15,7 +15,7 @@ func Call(call func() error) error {
 		if err = call(); err == nil {
 			return nil
 		}
-		if !a.IsTransient(err) { // want `retry decision lists 5xx codes 502, 504 \(in a.IsTransient at a/classify.go:62\): 500 and 529 \(overloaded\) are not retried; use code >= 500`
+		if !a.IsTransient(err) { // want `retry decision lists 5xx codes 502, 504 \(in a.IsTransient at a/classify.go:62\): 500, 503 and 529 \(overloaded\) are not retried; use code >= 500`
 			return err
 		}
 		time.Sleep(time.Second)
@@ -64,7 +64,7 @@ func Get(url string) (*http.Response, error) {
 			return resp, nil
 		}
 		resp.Body.Close()
-		if slices.Contains(a.RetryCodes, resp.StatusCode) { // want `retry decision lists 5xx codes 500, 502 \(in a.RetryCodes at a/classify.go:80\): 529 \(overloaded\) is not retried; use resp.StatusCode >= 500`
+		if slices.Contains(a.RetryCodes, resp.StatusCode) { // want `retry decision lists 5xx codes 500, 502 \(in a.RetryCodes at a/classify.go:80\): 503, 504 and 529 \(overloaded\) are not retried; use resp.StatusCode >= 500`
 			time.Sleep(time.Second)
 			continue
 		}

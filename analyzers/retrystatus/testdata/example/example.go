@@ -33,7 +33,7 @@ func Gateways(c *http.Client, url string) (*http.Response, error) {
 		if err != nil {
 			return nil, err
 		}
-		if resp.StatusCode == http.StatusServiceUnavailable || resp.StatusCode == http.StatusBadGateway { // want `retry decision lists 5xx codes 502, 503: 500 and 529 \(overloaded\) are not retried`
+		if resp.StatusCode == http.StatusServiceUnavailable || resp.StatusCode == http.StatusBadGateway { // want `retry decision lists 5xx codes 502, 503: 500, 504 and 529 \(overloaded\) are not retried`
 			resp.Body.Close()
 			time.Sleep(time.Second)
 			continue

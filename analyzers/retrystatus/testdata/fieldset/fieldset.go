@@ -55,7 +55,7 @@ func Fetch(ctx context.Context, hc *http.Client, req *http.Request) (*http.Respo
 		if err != nil {
 			return nil, err
 		}
-		if !retryStatuses[resp.StatusCode] { // want `retry decision lists 5xx codes 502, 503: 500 and 529 \(overloaded\) are not retried; use resp.StatusCode >= 500`
+		if !retryStatuses[resp.StatusCode] { // want `retry decision lists 5xx codes 502, 503: 500, 504 and 529 \(overloaded\) are not retried; use resp.StatusCode >= 500`
 			return resp, nil
 		}
 		resp.Body.Close()

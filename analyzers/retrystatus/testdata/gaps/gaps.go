@@ -75,7 +75,7 @@ func getMapVar(url string) (*http.Response, error) {
 			time.Sleep(time.Second)
 			continue
 		}
-		if !retrySet[resp.StatusCode] { // want `retry decision lists 5xx codes 502, 503: 500 and 529 \(overloaded\) are not retried; use resp.StatusCode >= 500`
+		if !retrySet[resp.StatusCode] { // want `retry decision lists 5xx codes 502, 503: 500, 504 and 529 \(overloaded\) are not retried; use resp.StatusCode >= 500`
 			return resp, nil
 		}
 		resp.Body.Close()
@@ -92,7 +92,7 @@ func getCommaOK(url string) (*http.Response, error) {
 			time.Sleep(time.Second)
 			continue
 		}
-		if _, ok := set[resp.StatusCode]; ok { // want `retry decision lists 5xx codes 502, 503, 529: 500 is not retried; use resp.StatusCode >= 500`
+		if _, ok := set[resp.StatusCode]; ok { // want `retry decision lists 5xx codes 502, 503, 529: 500 and 504 are not retried; use resp.StatusCode >= 500`
 			resp.Body.Close()
 			time.Sleep(time.Second)
 			continue
@@ -109,7 +109,7 @@ func getFuncList(url string) (*http.Response, error) {
 			time.Sleep(time.Second)
 			continue
 		}
-		if slices.Contains(codesToRetry(), resp.StatusCode) { // want `retry decision lists 5xx codes 500, 502, 503: 529 \(overloaded\) is not retried; use resp.StatusCode >= 500`
+		if slices.Contains(codesToRetry(), resp.StatusCode) { // want `retry decision lists 5xx codes 500, 502, 503: 504 and 529 \(overloaded\) are not retried; use resp.StatusCode >= 500`
 			resp.Body.Close()
 			time.Sleep(time.Second)
 			continue
@@ -172,7 +172,7 @@ func (e *StatusError) Error() string { return http.StatusText(e.Code) }
 
 func retryable(err error) bool {
 	var se *StatusError
-	return errors.As(err, &se) && (se.Code == 502 || se.Code == 503) // want `retry decision lists 5xx codes 502, 503: 500 and 529 \(overloaded\) are not retried; use se.Code >= 500`
+	return errors.As(err, &se) && (se.Code == 502 || se.Code == 503) // want `retry decision lists 5xx codes 502, 503: 500, 504 and 529 \(overloaded\) are not retried; use se.Code >= 500`
 }
 
 // callCombined tests success and the classifier in one condition.
@@ -194,7 +194,7 @@ func statusOnly(url string) (*http.Response, error) {
 		if err != nil {
 			return nil, err
 		}
-		if resp.StatusCode == 502 || resp.StatusCode == 504 { // want `retry decision lists 5xx codes 502, 504: 500 and 529 \(overloaded\) are not retried; use resp.StatusCode >= 500`
+		if resp.StatusCode == 502 || resp.StatusCode == 504 { // want `retry decision lists 5xx codes 502, 504: 500, 503 and 529 \(overloaded\) are not retried; use resp.StatusCode >= 500`
 			resp.Body.Close()
 			time.Sleep(time.Second)
 			continue
@@ -217,7 +217,7 @@ func localCopy(url string) (*http.Response, error) {
 			return resp, nil
 		}
 		resp.Body.Close()
-		if code != 502 && code != 503 { // want `retry decision lists 5xx codes 502, 503: 500 and 529 \(overloaded\) are not retried; use code >= 500`
+		if code != 502 && code != 503 { // want `retry decision lists 5xx codes 502, 503: 500, 504 and 529 \(overloaded\) are not retried; use code >= 500`
 			return nil, errors.New(resp.Status)
 		}
 		time.Sleep(time.Second)

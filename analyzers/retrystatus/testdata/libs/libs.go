@@ -31,7 +31,7 @@ func RetryGo(call func() error) error {
 		retrygo.Attempts(5),
 		retrygo.RetryIf(func(err error) bool {
 			s := statusOf(err)
-			return s == 429 || s == 502 || s == 503 // want `retry decision lists 5xx codes 502, 503: 500 and 529 \(overloaded\) are not retried; use s >= 500`
+			return s == 429 || s == 502 || s == 503 // want `retry decision lists 5xx codes 502, 503: 500, 504 and 529 \(overloaded\) are not retried; use s >= 500`
 		}),
 	)
 }
@@ -45,7 +45,7 @@ func checkRetry(ctx context.Context, resp *http.Response, err error) (bool, erro
 		return true, nil
 	}
 	switch resp.StatusCode {
-	case http.StatusUnauthorized, http.StatusBadGateway, http.StatusServiceUnavailable: // want `retry decision lists 5xx codes 502, 503: 500 and 529 \(overloaded\) are not retried; use resp.StatusCode >= 500` `retry decision retries 401 \(unauthorized\)`
+	case http.StatusUnauthorized, http.StatusBadGateway, http.StatusServiceUnavailable: // want `retry decision lists 5xx codes 502, 503: 500, 504 and 529 \(overloaded\) are not retried; use resp.StatusCode >= 500` `retry decision retries 401 \(unauthorized\)`
 		return true, nil
 	}
 	return false, nil
@@ -79,7 +79,7 @@ func Backoff(call func(url string) (*http.Response, error)) error {
 			return err
 		}
 		defer resp.Body.Close()
-		if resp.StatusCode == 500 || resp.StatusCode == 502 { // want `retry decision lists 5xx codes 500, 502: 529 \(overloaded\) is not retried; use resp.StatusCode >= 500`
+		if resp.StatusCode == 500 || resp.StatusCode == 502 { // want `retry decision lists 5xx codes 500, 502: 503, 504 and 529 \(overloaded\) are not retried; use resp.StatusCode >= 500`
 			return errors.New("server error")
 		}
 		if resp.StatusCode >= 400 {
@@ -111,7 +111,7 @@ func BackoffPermanent(call func() (*http.Response, error)) error {
 // client-go: the OnError predicate is the classifier.
 func ClientGo(call func() error) error {
 	return retry.OnError(retry.DefaultBackoff, func(err error) bool {
-		return statusOf(err) == http.StatusServiceUnavailable || statusOf(err) == http.StatusGatewayTimeout // want `retry decision lists 5xx codes 503, 504: 500 and 529 \(overloaded\) are not retried; use statusOf\(err\) >= 500`
+		return statusOf(err) == http.StatusServiceUnavailable || statusOf(err) == http.StatusGatewayTimeout // want `retry decision lists 5xx codes 503, 504: 500, 502 and 529 \(overloaded\) are not retried; use statusOf\(err\) >= 500`
 	}, call)
 }
 
@@ -125,7 +125,7 @@ func Sethvargo(ctx context.Context, call func() (*http.Response, error)) error {
 		}
 		defer resp.Body.Close()
 		switch resp.StatusCode {
-		case http.StatusForbidden, http.StatusBadGateway, http.StatusGatewayTimeout: // want `retry decision lists 5xx codes 502, 504: 500 and 529 \(overloaded\) are not retried; use resp.StatusCode >= 500` `retry decision retries 403 \(forbidden\)`
+		case http.StatusForbidden, http.StatusBadGateway, http.StatusGatewayTimeout: // want `retry decision lists 5xx codes 502, 504: 500, 503 and 529 \(overloaded\) are not retried; use resp.StatusCode >= 500` `retry decision retries 403 \(forbidden\)`
 			return sretry.RetryableError(errors.New("retry"))
 		case http.StatusOK:
 			return nil
@@ -145,7 +145,7 @@ func RetryGoUnrecoverable(call func() (*http.Response, error)) error {
 		switch resp.StatusCode {
 		case http.StatusOK:
 			return nil
-		case http.StatusBadGateway, http.StatusServiceUnavailable: // want `retry decision lists 5xx codes 502, 503: 500 and 529 \(overloaded\) are not retried; use resp.StatusCode >= 500`
+		case http.StatusBadGateway, http.StatusServiceUnavailable: // want `retry decision lists 5xx codes 502, 503: 500, 504 and 529 \(overloaded\) are not retried; use resp.StatusCode >= 500`
 			return errors.New("retry")
 		}
 		return retrygo.Unrecoverable(errors.New(resp.Status))
@@ -160,7 +160,7 @@ func WaitBackoff(call func() (*http.Response, error)) error {
 			return false, nil
 		}
 		defer resp.Body.Close()
-		if resp.StatusCode == http.StatusBadGateway || resp.StatusCode == http.StatusGatewayTimeout { // want `retry decision lists 5xx codes 502, 504: 500 and 529 \(overloaded\) are not retried; use resp.StatusCode >= 500`
+		if resp.StatusCode == http.StatusBadGateway || resp.StatusCode == http.StatusGatewayTimeout { // want `retry decision lists 5xx codes 502, 504: 500, 503 and 529 \(overloaded\) are not retried; use resp.StatusCode >= 500`
 			return false, nil
 		}
 		if resp.StatusCode >= 300 {

@@ -21,7 +21,7 @@ func New(addr string) *Pool {
 	return p
 }
 
-func (p *Pool) dial() { // want dial:`reaches retry loop\(5\)$`
+func (p *Pool) dial() { // want dial:`reaches retry loop\(5\); remote$`
 	var d net.Dialer
 	for attempt := 0; attempt < 5; attempt++ {
 		c, err := d.DialContext(context.Background(), "tcp", p.addr)
@@ -34,7 +34,7 @@ func (p *Pool) dial() { // want dial:`reaches retry loop\(5\)$`
 }
 
 // Dial connects now, retrying: construction that does run the retry.
-func Dial(addr string) (*Pool, error) { // want Dial:`reaches retry loop\(3\)$`
+func Dial(addr string) (*Pool, error) { // want Dial:`reaches retry loop\(3\); remote$`
 	p := &Pool{addr: addr, conns: make(chan net.Conn, 1)}
 	var d net.Dialer
 	var err error
@@ -50,7 +50,7 @@ func Dial(addr string) (*Pool, error) { // want Dial:`reaches retry loop\(3\)$`
 }
 
 // Get takes a connection and sends a command.
-func (p *Pool) Get(ctx context.Context, key string) (string, error) {
+func (p *Pool) Get(ctx context.Context, key string) (string, error) { // want Get:`^remote$`
 	select {
 	case c := <-p.conns:
 		defer func() { p.conns <- c }()

@@ -11,7 +11,7 @@ import (
 
 // Read builds the pool inside its retry: the pool's dialling retry runs in
 // a goroutine, not inside an attempt, so the chain is one layer.
-func Read(ctx context.Context, addr string) (string, error) { // want Read:`reaches retry loop\(3\)$`
+func Read(ctx context.Context, addr string) (string, error) { // want Read:`reaches retry loop\(3\); remote$`
 	var err error
 	for attempt := 0; attempt < 3; attempt++ {
 		p := pool.New(addr)
@@ -26,7 +26,7 @@ func Read(ctx context.Context, addr string) (string, error) { // want Read:`reac
 
 // ReadDialing dials inside its retry, and the dial retries while the
 // attempt waits: two layers.
-func ReadDialing(ctx context.Context, addr string) (string, error) { // want ReadDialing:`reaches retry loop\(3\) > retry loop\(3\)$`
+func ReadDialing(ctx context.Context, addr string) (string, error) { // want ReadDialing:`reaches retry loop\(3\) > retry loop\(3\); remote$`
 	var err error
 	for attempt := 0; attempt < 3; attempt++ {
 		var p *pool.Pool
