@@ -42,10 +42,8 @@ func (c *checker) attemptOnly(l *retrymodel.Layer) string {
 	// start-up wait for its database on Background) where nothing that can
 	// be cancelled is in scope: no caller's deadline reaches this code to
 	// be ignored, and the schedule is bounded by its attempt count.
-	if l.Context != nil && c.res.NeverDone(l.Context, nil) {
-		if _, live := c.res.CancelSource(l, l.Pos); l.Kind == retrymodel.Library || !live {
-			return ""
-		}
+	if never, live := c.neverCancelled(l); never && (l.Kind == retrymodel.Library || !live) {
+		return ""
 	}
 	// Without a wait between attempts the retry spends only the attempts'
 	// own time, which the operation's context bounds; nothing waits past
@@ -137,4 +135,16 @@ func waits(l *retrymodel.Layer) bool {
 		}
 	}
 	return len(l.Policy.Waits) == 0 && l.Policy.Schedule != "" && !strings.HasPrefix(l.Policy.Schedule, "no wait")
+}
+
+// neverCancelled reports whether l is bound to a context that can never be
+// done (context.Background(), a constructor's own), and whether something
+// that can be cancelled is nonetheless in scope (live): with nothing live,
+// no caller's deadline reaches the retry.
+func (c *checker) neverCancelled(l *retrymodel.Layer) (never, live bool) {
+	if l.Context == nil || !c.res.NeverDone(l.Context, nil) {
+		return false, false
+	}
+	_, live = c.res.CancelSource(l, l.Pos)
+	return true, live
 }

@@ -92,10 +92,8 @@ func (c *checker) noJitter(l *retrymodel.Layer) {
 	// nothing cancellable in scope, is a process's start-up wait for its
 	// dependency (a constructor asking its database on Background until it
 	// answers): a readiness poll, not a retry of a caller's request.
-	if fixed == "" && allEqual(ws) && l.Context != nil && c.res.NeverDone(l.Context, nil) {
-		if _, live := c.res.CancelSource(l, l.Pos); !live {
-			return
-		}
+	if never, live := c.neverCancelled(l); never && !live && fixed == "" && allEqual(ws) {
+		return
 	}
 	// Unbounded retries at a constant interval are polls (waiting for a
 	// server to come up, a lock to free): report bounded retries, and

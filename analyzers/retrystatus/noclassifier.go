@@ -77,8 +77,8 @@ func (ck *checker) noClassifier(l *retrymodel.Layer, ds []*decision) {
 				return
 			}
 			for _, c := range permanent {
-				if c >= grpcBase {
-					break // an HTTP status test says nothing of gRPC codes
+				if isGRPC(c) {
+					continue // an HTTP status test says nothing of gRPC codes
 				}
 				if !d.retried[c] || !d.blind[c] {
 					return
