@@ -71,12 +71,10 @@ Directives (written like //go: directives, no space after //):
 
 A malformed directive is itself a finding.
 
-Exit codes: 0 no findings, 3 findings (text and sarif; -json exits 0 once it
-has printed them), 1 a package did not load, build or type-check, or an
-analyzer failed (the findings of the other packages are still printed),
-2 bad flags. The census exits 0 fine, 1 the baseline gate failed (each failing
-row named), 2 usage or load error ('retryvet help census' has its flags).
+Exit codes (the README has the same table; under go vet -vettool, the go
+command's own: non-zero on findings or errors):
 
+%s
 The census ('retryvet census', package deadlinecensus) lists every pipeline
 (a function whose remote call is retried), every entry path that reaches it
 and the deadline on that path, and gates CI against a reviewed baseline.
@@ -91,7 +89,7 @@ func help(all []*analysis.Analyzer, args []string, stdout, stderr io.Writer) int
 			title, _, _ := strings.Cut(a.Doc, "\n\n")
 			fmt.Fprintf(&list, "\t%-15s %s\n", a.Name, strings.ReplaceAll(title, "\n", " "))
 		}
-		fmt.Fprintf(stdout, helpText, list.String())
+		fmt.Fprintf(stdout, helpText, list.String(), exitTable())
 		return 0
 	}
 	code := 0
