@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -97,13 +98,27 @@ func TestHermetic(t *testing.T) {
 			strings.Join(alone, "\n  "))
 	}
 
-	// The driver's side: what the standalone would declare.
-	found, err := inputs.Discover(dir, "")
-	if err != nil {
-		t.Fatal(err)
+	// The flags of the nogo configuration 'retryvet inputs' prints, as the
+	// nogo binary sets them. Here the analysed files are named by absolute
+	// paths, so the manifests' root is the module's absolute path.
+	code, stdout, stderr = run(t, dir, nil, "inputs", "-root", dir)
+	if code != 0 {
+		t.Fatalf("retryvet inputs: exit %d\n%s", code, stderr)
 	}
-	valuesFlag := "-doubleretry." + inputs.ValuesYAML + "=" + found.ValuesText
-	manifestsFlag := "-doubleretry." + inputs.Manifests + "=" + found.Bundle.JSON()
+	var config map[string]struct {
+		Flags map[string]string `json:"analyzer_flags"`
+	}
+	if err := json.Unmarshal(stdout, &config); err != nil {
+		t.Fatalf("retryvet inputs: %v\n%s", err, stdout)
+	}
+	flag := func(name string) string {
+		v, ok := config["doubleretry"].Flags[name]
+		if !ok {
+			t.Fatalf("retryvet inputs: no doubleretry analyzer flag %s in\n%s", name, stdout)
+		}
+		return "-doubleretry." + name + "=" + v
+	}
+	valuesFlag, nameFlag, manifestsFlag := flag(inputs.ValuesYAML), flag(inputs.ValuesName), flag(inputs.Manifests)
 
 	same := func(what string, got, want []string) {
 		t.Helper()
@@ -111,9 +126,9 @@ func TestHermetic(t *testing.T) {
 			t.Errorf("%s: the sandboxed suite reports\n  %s\nwant\n  %s", what, strings.Join(got, "\n  "), strings.Join(want, "\n  "))
 		}
 	}
-	same("both inputs as flags", sandboxVet(t, dir, valuesFlag, manifestsFlag), alone)
+	same("both inputs as flags", sandboxVet(t, dir, valuesFlag, nameFlag, manifestsFlag), alone)
 	// Each input is read from its flag only: without it, exactly the
 	// findings that use it are gone.
 	same("no values flag", sandboxVet(t, dir, manifestsFlag), slices.DeleteFunc(slices.Clone(alone), fromValues))
-	same("no manifests flag", sandboxVet(t, dir, valuesFlag), slices.DeleteFunc(slices.Clone(alone), fromManifests))
+	same("no manifests flag", sandboxVet(t, dir, valuesFlag, nameFlag), slices.DeleteFunc(slices.Clone(alone), fromManifests))
 }
