@@ -122,9 +122,13 @@ func New(conf any, only string) (*Plugin, error) {
 	return p, nil
 }
 
-// BuildAnalyzers returns the selected analyzers and applies the p99
-// setting.
+// BuildAnalyzers returns the selected analyzers, applies the p99 setting
+// and declares the module's values file and manifests (inputs.go); a
+// values file that does not parse is the error.
 func (p *Plugin) BuildAnalyzers() ([]*analysis.Analyzer, error) {
+	if err := declareInputs(); err != nil {
+		return nil, fmt.Errorf("retryvet: %w", err)
+	}
 	if p.p99 > 0 {
 		retrymodel.SetDefaultP99(p.p99)
 	}

@@ -65,6 +65,7 @@ var goBoolFlags = map[string]bool{
 func (d *driver) usage() {
 	fmt.Fprintf(d.stderr, "usage: retryvet [-format text|json|sarif] [-fix [-diff]] [-NAME[=false]...] [-test=false] [-p99 DURATION] [build flags] packages...\n")
 	fmt.Fprintf(d.stderr, "       retryvet census [flags] packages...\n")
+	fmt.Fprintf(d.stderr, "       retryvet inputs [-values FILE] [-root DIR]\n")
 	fmt.Fprintf(d.stderr, "Run 'retryvet help' for more.\n")
 }
 

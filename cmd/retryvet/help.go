@@ -22,6 +22,8 @@ Usage:
 	retryvet [flags] packages...         run the analyzers on the packages
 	go vet -vettool=$(command -v retryvet) [flags] packages...
 	retryvet census [flags] packages...  the deadline census and its baseline gate
+	retryvet inputs [-root DIR]          the values file and manifests as a nogo
+	                                     configuration (docs/nogo.md)
 	retryvet help                        this text
 	retryvet help census                 the census's flags and exit codes
 	retryvet help NAME                   one analyzer's documentation

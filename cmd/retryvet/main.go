@@ -6,6 +6,7 @@
 //	retryvet -format sarif packages...    the same, as a SARIF 2.1.0 log on stdout
 //	go vet -vettool=$(command -v retryvet) packages...
 //	retryvet census [-format text|markdown|json] [-baseline FILE [-update]] packages...
+//	retryvet inputs [-values FILE] [-root DIR]   the nogo configuration of the module's inputs (docs/nogo.md)
 //	retryvet help [census|NAME]
 //
 // The standalone command is a front end to the go command's vet driver: it
@@ -36,6 +37,9 @@ func main() {
 	args := os.Args[1:]
 	if len(args) > 0 && args[0] == "census" {
 		os.Exit(deadlinecensus.Command(args[1:], os.Stdout, os.Stderr))
+	}
+	if len(args) > 0 && args[0] == "inputs" {
+		os.Exit(inputsCommand(args[1:], os.Stdout, os.Stderr))
 	}
 	if len(args) > 0 && args[0] == "help" {
 		os.Exit(help(analyzers.All(), args[1:], os.Stdout, os.Stderr))

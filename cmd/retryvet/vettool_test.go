@@ -53,6 +53,9 @@ var (
 )
 
 func TestMain(m *testing.M) {
+	if dir := os.Getenv(sandboxEnv); dir != "" {
+		sandboxedVetTool(dir) // hermetic_test.go
+	}
 	code := m.Run()
 	if binDir != "" {
 		os.RemoveAll(binDir)

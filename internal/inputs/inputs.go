@@ -141,6 +141,22 @@ func (f *Found) Declare() error {
 	return nil
 }
 
+// Flags are the inputs as analyzer flags by name, for a configuration
+// that sets them (nogo's analyzer_flags): the manifests inline, named
+// relative to root, the module root as the analysed files name it (nogo
+// names them relative to the workspace root).
+func (f *Found) Flags(root string) map[string]string {
+	m := map[string]string{}
+	if f.ValuesPath != "" {
+		m[ValuesName], m[ValuesYAML] = f.name(), f.ValuesText
+	}
+	if !f.Bundle.Empty() {
+		b := &infra.Bundle{Root: root, Files: f.Bundle.Files, Dirs: f.Bundle.Dirs, Trunc: f.Bundle.Trunc}
+		m[Manifests] = b.JSON()
+	}
+	return m
+}
+
 // maxInline is the largest bundle passed inline on the command line (a
 // single argument may not exceed 128 KiB on Linux); a larger one is
 // written to a file named after its hash.

@@ -1,0 +1,3 @@
+module example.com/hermetic
+
+go 1.26
