@@ -75,7 +75,8 @@ Exit codes: 0 no findings, 3 findings (text and sarif; -json exits 0 once it
 has printed them), 1 a package did not load, build or type-check, or an
 analyzer failed (the findings of the other packages are still printed),
 2 bad flags. The census exits 0 fine, 1 the baseline gate failed (each failing
-row named), 2 usage or load error ('retryvet help census' has its flags).
+row named), 2 usage or load error: a package with errors is reported and left
+out, the rest still censused and gated ('retryvet help census' has its flags).
 
 The census ('retryvet census', package deadlinecensus) lists every pipeline
 (a function whose remote call is retried), every entry path that reaches it
