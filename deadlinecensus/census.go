@@ -96,6 +96,9 @@ type Program struct {
 	// (dependencies' facts folded in), or the error that stopped it.
 	results map[*types.Package]*retrymodel.Result
 	err     error
+	// Broken are the packages left out because they, or an import, have
+	// errors; the command reports them and exits 2.
+	Broken []*Broken
 }
 
 // loadMode is what the census and its floor benchmark load.
@@ -118,26 +121,14 @@ func Load(opts Options, patterns ...string) (*Program, error) {
 	if err != nil {
 		return nil, err
 	}
-	var errs []string
-	packages.Visit(pkgs, nil, func(p *packages.Package) {
-		for _, e := range p.Errors {
-			errs = append(errs, e.Error())
-		}
-	})
-	if len(errs) > 0 {
-		if len(errs) > 10 {
-			errs = append(errs[:10], fmt.Sprintf("... and %d more", len(errs)-10))
-		}
-		return nil, fmt.Errorf("packages have errors:\n\t%s", strings.Join(errs, "\n\t"))
-	}
 	if len(pkgs) == 0 {
 		return nil, fmt.Errorf("no packages match %s", strings.Join(patterns, " "))
 	}
 	p := &Program{tr: tr, Pkgs: pkgs, analyzed: map[*types.Package]*packages.Package{}, all: map[*types.Package]*packages.Package{}}
 	seenMod := map[string]bool{}
 	for _, pkg := range pkgs {
-		if isTestMain(pkg) {
-			continue
+		if isTestMain(pkg) || pkg.Types == nil {
+			continue // no types: a package go list could not load (in Broken)
 		}
 		p.analyzed[pkg.Types] = pkg
 		if pkg.Module != nil && pkg.Module.Dir != "" && !seenMod[pkg.Module.Dir] {
@@ -146,6 +137,9 @@ func Load(opts Options, patterns ...string) (*Program, error) {
 		}
 	}
 	packages.Visit(pkgs, nil, func(pkg *packages.Package) {
+		if pkg.Types == nil {
+			return
+		}
 		p.all[pkg.Types] = pkg
 		if p.analyzed[pkg.Types] == nil && !isTestMain(pkg) && pkg.Module != nil && pkg.Module.Main {
 			p.module = append(p.module, pkg)
@@ -154,6 +148,9 @@ func Load(opts Options, patterns ...string) (*Program, error) {
 	own := func(pkg *packages.Package) bool {
 		return p.analyzed[pkg.Types] != nil || (pkg.Module != nil && pkg.Module.Main) || isTestMain(pkg)
 	}
+	// A package with errors costs only itself (and what imports it): the
+	// retry model and SSA skip ill-typed packages, the rest is censused.
+	p.Broken = brokenPackages(pkgs, own)
 
 	// The retry model first: it needs every dependency's syntax for its
 	// facts, and nothing after it does.

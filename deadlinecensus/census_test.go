@@ -3,6 +3,7 @@ package deadlinecensus
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -36,6 +37,9 @@ func theCensus(t *testing.T) *Census {
 		var p *Program
 		p, loadErr = Load(Options{Dir: testdata(t), Tests: true}, "./...")
 		program = p
+		if loadErr == nil && len(p.Broken) > 0 {
+			loadErr = fmt.Errorf("testdata has errors: %s", p.Broken[0].Errors)
+		}
 		if loadErr == nil {
 			census, loadErr = Run(p)
 		}

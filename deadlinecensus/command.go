@@ -15,16 +15,21 @@ import (
 	"github.com/retryvet/retryvet/internal/values"
 )
 
-// Exit codes of `retryvet census` (DESIGN.md).
+// Exit codes of `retryvet census` (DESIGN.md). A package with errors is
+// exit 2 even when the gate also failed: errors beat findings, as in the
+// analyzers, where 1 (a package did not load) beats 3 (findings).
 const (
 	exitOK    = 0
 	exitGate  = 1
 	exitUsage = 2
+	exitLoad  = 2
 )
 
 // Command runs `retryvet census args...` and returns the exit code: 0 fine,
 // 1 the baseline gate failed (each failing row named on stderr), 2 usage or
-// load error.
+// load error. A package that does not load or type-check is reported on
+// stderr as go vet does and left out; the census, its output and the gate
+// are still taken over the other packages, and the exit is 2.
 func Command(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("census", flag.ContinueOnError)
 	fs.SetOutput(stderr)
@@ -53,6 +58,9 @@ func Command(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "\nLists every pipeline (a function whose remote call is retried), every entry path that")
 		fmt.Fprintln(stderr, "reaches it, the deadline on that path and whether the retry can start; why a verdict")
 		fmt.Fprintln(stderr, "is unknown and what would decide it. Exit 0 fine, 1 the baseline gate failed, 2 usage or load error.")
+		fmt.Fprintln(stderr, "A package that does not load or type-check is reported (file:line: error) and left out,")
+		fmt.Fprintln(stderr, "with the packages that import it; the rest is still censused and gated, and the exit is 2")
+		fmt.Fprintln(stderr, "even if the gate failed too. -update does not rewrite the baseline then.")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
@@ -119,6 +127,14 @@ func Command(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "retryvet census: %v\n", err)
 		return exitUsage
 	}
+	reportBroken(stderr, prog.Broken)
+	// done turns the verdict into the exit code: a broken package wins.
+	done := func(code int) int {
+		if len(prog.Broken) > 0 {
+			return exitLoad
+		}
+		return code
+	}
 	c, err := RunWith(prog, lim)
 	if err != nil {
 		fmt.Fprintf(stderr, "retryvet census: %v\n", err)
@@ -160,9 +176,13 @@ func Command(args []string, stdout, stderr io.Writer) int {
 		return exitUsage
 	}
 	if *baseline == "" {
-		return exitOK
+		return done(exitOK)
 	}
 	if *update {
+		if len(prog.Broken) > 0 {
+			fmt.Fprintf(stderr, "retryvet census: not rewriting %s: %d packages have errors, and their rows would be dropped from it; fix them and run -update again\n", *baseline, len(prog.Broken))
+			return exitLoad
+		}
 		if err := writeAtomic(*baseline, wrote); err != nil {
 			fmt.Fprintf(stderr, "retryvet census: writing the baseline: %v\n", err)
 			return exitUsage
@@ -192,6 +212,9 @@ func Command(args []string, stdout, stderr io.Writer) int {
 		}
 		return exitOK
 	}
+	if len(prog.Broken) > 0 {
+		fmt.Fprintf(stderr, "note: %d packages with errors are left out of the census: rows of theirs in the baseline show as no longer found\n", len(prog.Broken))
+	}
 	for _, n := range g.Notes {
 		fmt.Fprintf(stderr, "note: %s\n", n)
 	}
@@ -200,7 +223,7 @@ func Command(args []string, stdout, stderr io.Writer) int {
 	}
 	fmt.Fprintln(stderr, g.Verdict(*baseline))
 	if !g.Passed() {
-		return exitGate
+		return done(exitGate)
 	}
-	return exitOK
+	return done(exitOK)
 }

@@ -13,7 +13,7 @@ func TestCommandHelp(t *testing.T) {
 	if code := Command([]string{"-h"}, &out, &errb); code != exitOK {
 		t.Errorf("-h: exit %d, want 0", code)
 	}
-	for _, want := range []string{"usage: retryvet census", "-format", "html", "-gate-tests", "-max-rows", "-tests", "Exit 0 fine, 1 the baseline gate failed, 2 usage or load error"} {
+	for _, want := range []string{"usage: retryvet census", "-format", "html", "-gate-tests", "-max-rows", "-tests", "Exit 0 fine, 1 the baseline gate failed, 2 usage or load error", "the exit is 2\neven if the gate failed too"} {
 		if !strings.Contains(errb.String(), want) {
 			t.Errorf("help lacks %q:\n%s", want, errb.String())
 		}

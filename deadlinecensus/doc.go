@@ -121,4 +121,7 @@
 //
 // Exit codes: 0 fine, 1 the gate failed (each failing row named), 2 usage
 // or load error (a malformed baseline names its line and is left alone).
+// A package with errors is reported and left out, with its importers; the
+// rest is still censused and gated, and the exit is 2 even if the gate
+// failed too.
 package deadlinecensus

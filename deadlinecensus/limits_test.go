@@ -158,5 +158,8 @@ func mustLoad(t *testing.T, dir string, pkgs ...string) *Program {
 	if err != nil {
 		t.Fatal(err)
 	}
+	if len(p.Broken) > 0 {
+		t.Fatalf("%s has errors: %s %s", dir, p.Broken[0].PkgPath, p.Broken[0].Errors)
+	}
 	return p
 }

@@ -90,7 +90,7 @@ type modelRun struct {
 // analyse runs the retry model on one package whose imports are done.
 func (m *modelRun) analyse(p *packages.Package) (*retrymodel.Result, error) {
 	if p.Types == nil || p.TypesInfo == nil || p.IllTyped {
-		return nil, nil // no facts without syntax; the census reports load errors before this
+		return nil, nil // no facts without sound types: the package is in Program.Broken
 	}
 	a := retrymodel.Analyzer
 	pass := &analysis.Pass{

@@ -119,6 +119,26 @@ func TestGolangciLint(t *testing.T) {
 		}
 		compare(t, suiteIssues(t, runGCL(t, gcl, variants, work, filepath.Join(docs, ".golangci.yml"))), want, false)
 	})
+
+	// A malformed values file stops golangci-lint with its file and line,
+	// as it stops the standalone command and go vet.
+	t.Run("malformed values", func(t *testing.T) {
+		dir := t.TempDir()
+		write(t, filepath.Join(dir, "go.mod"), "module example.com/vals\n\ngo 1.26\n")
+		if err := os.Mkdir(filepath.Join(dir, "p"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		write(t, filepath.Join(dir, "p", "p.go"), "package p\n\n// Get is exported: no standard linter reports it, only the values file can fail the run.\nfunc Get() {}\n")
+		write(t, filepath.Join(dir, ".retryvet.yml"), "p99:\n  example.com/vals/p.get: 40\n")
+		cmd := exec.Command(gcl, "run", "--config", filepath.Join(docs, ".golangci.yml"), "--show-stats=false", "./...")
+		cmd.Dir = dir
+		cmd.Env = append(os.Environ(), "GOWORK=off", "GOLANGCI_LINT_CACHE="+filepath.Join(work, "gcl-cache"))
+		out, err := cmd.CombinedOutput()
+		const want = `.retryvet.yml:2: p99 of example.com/vals/p.get: "40" is not a duration`
+		if err == nil || !strings.Contains(string(out), want) {
+			t.Errorf("golangci-lint on a malformed values file: %v, want a failure naming %q\n%s", err, want, out)
+		}
+	})
 }
 
 // suiteIssues are the findings of the suite linter ("ANALYZER: message").

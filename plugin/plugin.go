@@ -17,11 +17,18 @@
 //	enable:  [doubleretry, retrytimeout]  # only these (suite only)
 //	disable: [expiredctx]                 # all but these (suite only)
 //	p99: 30s                              # default p99 of remote calls
+//	values: config/retryvet.yml           # instead of .retryvet.yml
 //
 // p99 is the slow-end latency assumed for a remote call whose function has
 // no //retryvet:p99 directive (a directive always wins). Unknown keys,
 // unknown analyzer names and malformed durations are errors, so a typo in
 // .golangci.yml does not silently turn a check off.
+//
+// The values file (docs/values.md) is .retryvet.yml at the root of the
+// module golangci-lint runs in, or the file the values setting names
+// (relative to the working directory). A malformed one is an error naming
+// its file and line, as under the standalone command and go vet: the run
+// does not go on without the values it gives.
 //
 // Build a binary with it (see docs/golangci/):
 //
@@ -30,6 +37,8 @@ package plugin
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"time"
@@ -40,6 +49,7 @@ import (
 	"github.com/retryvet/retryvet/analyzers"
 	"github.com/retryvet/retryvet/internal/directive"
 	"github.com/retryvet/retryvet/internal/retrymodel"
+	"github.com/retryvet/retryvet/internal/values"
 )
 
 // Name is the name of the suite plugin in .custom-gcl.yml and .golangci.yml.
@@ -67,6 +77,9 @@ type Settings struct {
 	// P99 is the default p99 latency of remote calls, a time.ParseDuration
 	// string such as "30s"; empty means none.
 	P99 string `json:"p99"`
+	// Values is the values file to read instead of .retryvet.yml at the
+	// module root.
+	Values string `json:"values"`
 }
 
 // Plugin is the registered linter plugin.
@@ -74,6 +87,7 @@ type Plugin struct {
 	settings  Settings
 	only      string // for a per-analyzer plugin, its analyzer
 	p99       time.Duration
+	values    *values.Values
 	analyzers []*analysis.Analyzer
 }
 
@@ -91,6 +105,9 @@ func New(conf any, only string) (*Plugin, error) {
 			return nil, fmt.Errorf("retryvet settings: p99 %q is not a positive duration (time.ParseDuration syntax, e.g. 30s)", s.P99)
 		}
 		p.p99 = d
+	}
+	if p.values, err = readValues(s.Values); err != nil {
+		return nil, fmt.Errorf("retryvet: %w", err)
 	}
 	all := analyzers.All()
 	known := make(map[string]bool)
@@ -122,9 +139,27 @@ func New(conf any, only string) (*Plugin, error) {
 	return p, nil
 }
 
-// BuildAnalyzers returns the selected analyzers, applies the p99 setting
-// and declares the module's values file and manifests (inputs.go); a
-// values file that does not parse is the error.
+// readValues reads the values file named (or found from the working
+// directory), named in messages relative to the working directory.
+func readValues(named string) (*values.Values, error) {
+	path := named
+	if path == "" {
+		path = values.Find(".")
+	}
+	if path == "" {
+		return values.Empty(), nil
+	}
+	if wd, err := os.Getwd(); err == nil {
+		if rel, err := filepath.Rel(wd, path); err == nil && filepath.IsLocal(rel) {
+			path = rel
+		}
+	}
+	return values.Resolve(path, ".", nil)
+}
+
+// BuildAnalyzers returns the selected analyzers, declares the module's
+// manifests (inputs.go), applies the p99 setting and the values file read
+// by New (the values setting or the module's .retryvet.yml).
 func (p *Plugin) BuildAnalyzers() ([]*analysis.Analyzer, error) {
 	if err := declareInputs(); err != nil {
 		return nil, fmt.Errorf("retryvet: %w", err)
@@ -132,6 +167,7 @@ func (p *Plugin) BuildAnalyzers() ([]*analysis.Analyzer, error) {
 	if p.p99 > 0 {
 		retrymodel.SetDefaultP99(p.p99)
 	}
+	values.Use(p.values)
 	return p.analyzers, nil
 }
 

@@ -1,6 +1,8 @@
 package plugin
 
 import (
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -10,6 +12,7 @@ import (
 
 	"github.com/retryvet/retryvet/analyzers"
 	"github.com/retryvet/retryvet/internal/retrymodel"
+	"github.com/retryvet/retryvet/internal/values"
 )
 
 func names(t *testing.T, p register.LinterPlugin) []string {
@@ -106,6 +109,50 @@ func TestSettings(t *testing.T) {
 		_, err := New(tc.conf, tc.only)
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("New(%v, %q) = %v, want an error containing %s", tc.conf, tc.only, err, tc.want)
+		}
+	}
+}
+
+// TestValuesFile: the plugin reads .retryvet.yml at the module root of the
+// working directory, or the file the values setting names; a malformed
+// one is New's error, with its file, line and reason.
+func TestValuesFile(t *testing.T) {
+	defer values.Reset()
+	dir := t.TempDir()
+	write := func(name, text string) {
+		t.Helper()
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("go.mod", "module example.com/vals\n\ngo 1.26\n")
+	write(".retryvet.yml", "p99:\n  example.com/vals/p.get: 5s\n")
+	t.Chdir(dir)
+
+	p, err := New(nil, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	names(t, p) // BuildAnalyzers
+	if e := values.Current().P99("example.com/vals/p.get"); e == nil || e.From() != "5s from .retryvet.yml:2" {
+		t.Errorf("the values file is not in use: p99 entry %v", e)
+	}
+
+	write(".retryvet.yml", "p99:\n  example.com/vals/p.get: 40\n")
+	write("other.yml", "fields:\n  example.com/vals/p.T.F: forty\n")
+	for _, tc := range []struct {
+		conf any
+		want string
+	}{
+		{nil, `retryvet: .retryvet.yml:2: p99 of example.com/vals/p.get: "40" is not a duration`},
+		{map[string]any{"p99": "30s"}, `.retryvet.yml:2: p99 of example.com/vals/p.get: "40" is not a duration`},
+		{map[string]any{"values": "other.yml"}, `retryvet: other.yml:2: fields`},
+		{map[string]any{"values": "missing.yml"}, `values file missing.yml does not exist`},
+	} {
+		for _, only := range []string{"", "retrytimeout"} {
+			if _, err := New(tc.conf, only); err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("New(%v, %q) = %v, want an error containing %s", tc.conf, only, err, tc.want)
+			}
 		}
 	}
 }

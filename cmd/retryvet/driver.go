@@ -30,6 +30,7 @@ type driver struct {
 
 	mu       sync.Mutex
 	children map[*exec.Cmd]bool // running go commands (signals.go)
+	stopping bool               // a signal came: the handler exits (signals.go)
 }
 
 // options are the parsed command line of the standalone command.

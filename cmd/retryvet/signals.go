@@ -16,10 +16,16 @@ import (
 
 const killGrace = 3 * time.Second
 
-// runCmd runs cmd in a process group of its own and waits for it.
+// runCmd runs cmd in a process group of its own and waits for it. Once a
+// signal came it returns no more: the handler exits 128+signal, and the
+// run must not exit first with the error of the child it killed.
 func (d *driver) runCmd(cmd *exec.Cmd) error {
 	setGroup(cmd) // procgroup_*.go
 	d.mu.Lock()
+	if d.stopping {
+		d.mu.Unlock()
+		select {}
+	}
 	if d.children == nil {
 		d.children = map[*exec.Cmd]bool{}
 	}
@@ -32,7 +38,11 @@ func (d *driver) runCmd(cmd *exec.Cmd) error {
 	err := cmd.Wait()
 	d.mu.Lock()
 	delete(d.children, cmd)
+	stopping := d.stopping
 	d.mu.Unlock()
+	if stopping {
+		select {}
+	}
 	return err
 }
 
@@ -46,6 +56,7 @@ func (d *driver) handleSignals() (stop func()) {
 		select {
 		case sig := <-ch:
 			d.mu.Lock()
+			d.stopping = true
 			var groups []*exec.Cmd
 			for c := range d.children {
 				groups = append(groups, c)
