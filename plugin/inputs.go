@@ -1,36 +1,31 @@
 package plugin
 
 import (
-	"os"
 	"sync"
 
-	"github.com/retryvet/retryvet/internal/inputs"
+	"github.com/retryvet/retryvet/internal/infra"
 )
 
 // The analyzers read no file (internal/inputs): like the other drivers,
-// the plugin finds the values file and the manifests of the module
-// golangci-lint runs in and declares them. Once per working directory:
-// each per-analyzer plugin asks, and collecting walks the module.
-var declared struct {
+// the plugin declares the values file (read by New) and the manifests of
+// the module golangci-lint runs in. The manifests are collected once per
+// module root: each per-analyzer plugin asks, and collecting walks the
+// module.
+var collected struct {
 	sync.Mutex
-	dir string
-	err error
+	root   string
+	bundle *infra.Bundle
 }
 
-func declareInputs() error {
-	wd, err := os.Getwd()
-	if err != nil {
-		return err
+// manifests is infra.Collect(root), cached; nil outside a module.
+func manifests(root string) *infra.Bundle {
+	if root == "" {
+		return nil
 	}
-	declared.Lock()
-	defer declared.Unlock()
-	if declared.dir == wd {
-		return declared.err
+	collected.Lock()
+	defer collected.Unlock()
+	if collected.bundle == nil || collected.root != root {
+		collected.root, collected.bundle = root, infra.Collect(root)
 	}
-	found, err := inputs.Discover(wd, "")
-	if err == nil {
-		err = found.Declare()
-	}
-	declared.dir, declared.err = wd, err
-	return err
+	return collected.bundle
 }

@@ -12,7 +12,7 @@ import (
 // the module golangci-lint runs in, which the analyzers no longer look
 // for themselves.
 func TestInputs(t *testing.T) {
-	t.Cleanup(func() { values.Reset(); infra.Use(nil); declared.dir = "" })
+	t.Cleanup(func() { values.Reset(); infra.Use(nil); collected.bundle = nil })
 	t.Chdir(filepath.Join("..", "cmd", "retryvet", "testdata", "hermetic"))
 	p, err := New(nil, "doubleretry")
 	if err != nil {

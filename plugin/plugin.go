@@ -37,8 +37,6 @@ package plugin
 
 import (
 	"fmt"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"time"
@@ -48,8 +46,8 @@ import (
 
 	"github.com/retryvet/retryvet/analyzers"
 	"github.com/retryvet/retryvet/internal/directive"
+	"github.com/retryvet/retryvet/internal/inputs"
 	"github.com/retryvet/retryvet/internal/retrymodel"
-	"github.com/retryvet/retryvet/internal/values"
 )
 
 // Name is the name of the suite plugin in .custom-gcl.yml and .golangci.yml.
@@ -87,7 +85,7 @@ type Plugin struct {
 	settings  Settings
 	only      string // for a per-analyzer plugin, its analyzer
 	p99       time.Duration
-	values    *values.Values
+	inputs    *inputs.Found
 	analyzers []*analysis.Analyzer
 }
 
@@ -106,7 +104,7 @@ func New(conf any, only string) (*Plugin, error) {
 		}
 		p.p99 = d
 	}
-	if p.values, err = readValues(s.Values); err != nil {
+	if p.inputs, err = inputs.DiscoverValues(".", s.Values); err != nil {
 		return nil, fmt.Errorf("retryvet: %w", err)
 	}
 	all := analyzers.All()
@@ -139,35 +137,17 @@ func New(conf any, only string) (*Plugin, error) {
 	return p, nil
 }
 
-// readValues reads the values file named (or found from the working
-// directory), named in messages relative to the working directory.
-func readValues(named string) (*values.Values, error) {
-	path := named
-	if path == "" {
-		path = values.Find(".")
-	}
-	if path == "" {
-		return values.Empty(), nil
-	}
-	if wd, err := os.Getwd(); err == nil {
-		if rel, err := filepath.Rel(wd, path); err == nil && filepath.IsLocal(rel) {
-			path = rel
-		}
-	}
-	return values.Resolve(path, ".", nil)
-}
-
-// BuildAnalyzers returns the selected analyzers, declares the module's
-// manifests (inputs.go), applies the p99 setting and the values file read
-// by New (the values setting or the module's .retryvet.yml).
+// BuildAnalyzers returns the selected analyzers, applies the p99 setting
+// and declares the values file New read and the module's manifests
+// (inputs.go), as the other drivers do: the analyzers read no file.
 func (p *Plugin) BuildAnalyzers() ([]*analysis.Analyzer, error) {
-	if err := declareInputs(); err != nil {
-		return nil, fmt.Errorf("retryvet: %w", err)
-	}
 	if p.p99 > 0 {
 		retrymodel.SetDefaultP99(p.p99)
 	}
-	values.Use(p.values)
+	p.inputs.Bundle = manifests(p.inputs.Root)
+	if err := p.inputs.Declare(); err != nil {
+		return nil, fmt.Errorf("retryvet: %w", err)
+	}
 	return p.analyzers, nil
 }
 

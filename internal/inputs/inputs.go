@@ -79,6 +79,16 @@ type Found struct {
 // (valuesFile instead, when not "") and its manifests. A values file that
 // does not parse is an error naming its line.
 func Discover(dir, valuesFile string) (*Found, error) {
+	f, err := DiscoverValues(dir, valuesFile)
+	if err == nil && f.Root != "" {
+		f.Bundle = infra.Collect(f.Root)
+	}
+	return f, err
+}
+
+// DiscoverValues is Discover without the manifests (Bundle nil), for a
+// driver that collects them once for several runs (the golangci plugin).
+func DiscoverValues(dir, valuesFile string) (*Found, error) {
 	f := &Found{Root: infra.ModuleRoot(dir)}
 	if valuesFile != "" {
 		data, err := os.ReadFile(valuesFile)
@@ -100,9 +110,6 @@ func Discover(dir, valuesFile string) (*Found, error) {
 		if _, err := values.Parse(f.name(), []byte(f.ValuesText)); err != nil {
 			return nil, err
 		}
-	}
-	if f.Root != "" {
-		f.Bundle = infra.Collect(f.Root)
 	}
 	return f, nil
 }
