@@ -3,7 +3,6 @@ package deadlinecensus
 import (
 	"fmt"
 	"go/ast"
-	"go/parser"
 	"go/token"
 	"go/types"
 	"os"
@@ -76,6 +75,10 @@ type Options struct {
 	Dir   string // working directory for the package patterns
 	Tests bool   // load tests (kind test)
 	CHA   bool   // use CHA instead of VTA for the call graph
+	// KeepSSA builds SSA and the call graph even when no pipeline can be
+	// found: the values file's entries are matched against the program's
+	// functions and routes (deadline.Unmatched).
+	KeepSSA bool
 }
 
 // Program is the loaded program the census works on: the user's own
@@ -101,23 +104,19 @@ type Program struct {
 	Broken []*Broken
 }
 
-// loadMode is what the census and its floor benchmark load.
-const loadMode = packages.NeedName | packages.NeedFiles | packages.NeedCompiledGoFiles | packages.NeedImports |
-	packages.NeedDeps | packages.NeedTypes | packages.NeedTypesSizes | packages.NeedSyntax | packages.NeedTypesInfo |
-	packages.NeedModule
-
-// Load loads the packages, runs the retry model over them (facts from
-// every dependency), then builds SSA bodies for the user's own packages
-// only (those named and the rest of their main module) and their call
-// graph. Dependencies' syntax and type information are dropped once their
-// facts are computed: their bodies never enter the SSA program, which is
-// where the memory of a whole-program census went.
+// Load lists the packages, type-checks and runs the retry model over
+// them one at a time, dependencies first (facts from every dependency),
+// then builds SSA bodies for the user's own packages only (those named and
+// the rest of their main module) and their call graph. A dependency's
+// syntax and type information live only while its facts are computed:
+// its bodies never enter the SSA program, which is where the memory of a
+// whole-program census went.
 func Load(opts Options, patterns ...string) (*Program, error) {
 	tr := newPhaseTrace()
 	defer loadGC()()
-	cfg := &packages.Config{Mode: loadMode, Dir: opts.Dir, Tests: opts.Tests, ParseFile: parseFile}
+	cfg := &packages.Config{Mode: listMode, Dir: opts.Dir, Tests: opts.Tests}
 	pkgs, err := packages.Load(cfg, patterns...)
-	tr.phase("load")
+	tr.phase("list")
 	if err != nil {
 		return nil, err
 	}
@@ -125,45 +124,56 @@ func Load(opts Options, patterns ...string) (*Program, error) {
 		return nil, fmt.Errorf("no packages match %s", strings.Join(patterns, " "))
 	}
 	p := &Program{tr: tr, Pkgs: pkgs, analyzed: map[*types.Package]*packages.Package{}, all: map[*types.Package]*packages.Package{}}
-	seenMod := map[string]bool{}
+	initial := map[*packages.Package]bool{}
 	for _, pkg := range pkgs {
-		if isTestMain(pkg) || pkg.Types == nil {
-			continue // no types: a package go list could not load (in Broken)
-		}
-		p.analyzed[pkg.Types] = pkg
-		if pkg.Module != nil && pkg.Module.Dir != "" && !seenMod[pkg.Module.Dir] {
-			seenMod[pkg.Module.Dir] = true
-			p.modDirs = append(p.modDirs, pkg.Module.Dir)
+		if !isTestMain(pkg) {
+			initial[pkg] = true
 		}
 	}
 	packages.Visit(pkgs, nil, func(pkg *packages.Package) {
-		if pkg.Types == nil {
-			return
-		}
-		p.all[pkg.Types] = pkg
-		if p.analyzed[pkg.Types] == nil && !isTestMain(pkg) && pkg.Module != nil && pkg.Module.Main {
+		if !initial[pkg] && !isTestMain(pkg) && pkg.Module != nil && pkg.Module.Main {
 			p.module = append(p.module, pkg)
 		}
 	})
 	own := func(pkg *packages.Package) bool {
-		return p.analyzed[pkg.Types] != nil || (pkg.Module != nil && pkg.Module.Main) || isTestMain(pkg)
+		return initial[pkg] || (pkg.Module != nil && pkg.Module.Main)
 	}
+
+	// The retry model first, each package type-checked just before it
+	// is analysed: it needs every dependency's syntax for its facts, and
+	// nothing after it does. A test main is neither analysed nor built.
+	fset := token.NewFileSet()
+	p.results, p.err = p.retryModel(fset, own)
+	tr.phase("types and retry model")
+	for _, pkg := range pkgs {
+		if initial[pkg] && pkg.Types != nil {
+			p.analyzed[pkg.Types] = pkg
+			if pkg.Module != nil && pkg.Module.Dir != "" && !slices.Contains(p.modDirs, pkg.Module.Dir) {
+				p.modDirs = append(p.modDirs, pkg.Module.Dir)
+			}
+		}
+	}
+	packages.Visit(pkgs, nil, func(pkg *packages.Package) {
+		if pkg.Types != nil {
+			p.all[pkg.Types] = pkg
+		}
+	})
 	// A package with errors costs only itself (and what imports it): the
 	// retry model and SSA skip ill-typed packages, the rest is censused.
 	p.Broken = brokenPackages(pkgs, own)
 
-	// The retry model first: it needs every dependency's syntax for its
-	// facts, and nothing after it does.
-	p.results, p.err = p.retryModel(own)
-	tr.phase("retry model")
-	// The packages only a test main imports were not analysed: drop theirs too.
-	packages.Visit(pkgs, nil, func(pkg *packages.Package) {
-		if !own(pkg) {
+	prog := ssa.NewProgram(fset, ssa.InstantiateGenerics)
+	if p.err == nil && !opts.KeepSSA && !p.mayHavePipelines() {
+		// Nothing to walk from: no SSA and no call graph, so that a census
+		// of a program without pipelines costs about what its type check
+		// costs.
+		p.Prog, p.Graph, p.funcs = prog, callgraph.New(nil), map[*ssa.Function]bool{}
+		for _, pkg := range pkgs {
 			pkg.Syntax, pkg.TypesInfo = nil, nil
 		}
-	})
-
-	prog := ssa.NewProgram(pkgs[0].Fset, ssa.InstantiateGenerics)
+		tr.phase("no pipelines: no ssa")
+		return p, nil
+	}
 	packages.Visit(pkgs, nil, func(pkg *packages.Package) {
 		if pkg.Types == nil || pkg.IllTyped {
 			return
@@ -198,13 +208,24 @@ func Load(opts Options, patterns ...string) (*Program, error) {
 // not named: census ./cmd/... finds the pipeline in ./llm; their callers
 // are still only walked through the named packages), with facts from
 // every dependency. A dependency's syntax is dropped once it is analysed.
-func (p *Program) retryModel(own func(*packages.Package) bool) (map[*types.Package]*retrymodel.Result, error) {
+func (p *Program) retryModel(fset *token.FileSet, own func(*packages.Package) bool) (map[*types.Package]*retrymodel.Result, error) {
 	pkgs := p.modelPkgs()
 	keep := map[*packages.Package]bool{}
 	for _, pkg := range pkgs {
 		keep[pkg] = true
 	}
-	return runModel(pkgs, func(pkg *packages.Package) bool { return keep[pkg] }, func(pkg *packages.Package) bool { return !own(pkg) })
+	return runModel(fset, pkgs, func(pkg *packages.Package) bool { return keep[pkg] }, func(pkg *packages.Package) bool { return !own(pkg) })
+}
+
+// mayHavePipelines reports whether RunWith can find a pipeline in the
+// analysed packages (candidate, probe.go).
+func (p *Program) mayHavePipelines() bool {
+	for _, pkg := range p.modelPkgs() {
+		if _, ok := candidate(p.results[pkg.Types], pkg.TypesInfo, pkg.Syntax); ok {
+			return true
+		}
+	}
+	return false
 }
 
 // modelPkgs are the packages the retry model's results are kept for.
@@ -230,12 +251,6 @@ func loadGC() func() {
 	}
 	old := debug.SetGCPercent(50)
 	return func() { debug.SetGCPercent(old) }
-}
-
-// parseFile parses as go/packages does, without the deprecated ast.Object
-// resolution nothing in retryvet reads (a tenth of the syntax's memory).
-func parseFile(fset *token.FileSet, filename string, src []byte) (*ast.File, error) {
-	return parser.ParseFile(fset, filename, src, parser.AllErrors|parser.ParseComments|parser.SkipObjectResolution)
 }
 
 // isTestMain reports whether pkg is the generated main of a test binary.

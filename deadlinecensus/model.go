@@ -2,6 +2,7 @@ package deadlinecensus
 
 import (
 	"fmt"
+	"go/token"
 	"go/types"
 	"reflect"
 	"runtime"
@@ -23,7 +24,7 @@ import (
 // and so are its syntax and type information when drop accepts it (its
 // importers see its types and facts only). The checker held all of them
 // to the end: on prometheus the inspectors alone were 0.9 GB.
-func runModel(roots []*packages.Package, keep, drop func(*packages.Package) bool) (map[*types.Package]*retrymodel.Result, error) {
+func runModel(fset *token.FileSet, roots []*packages.Package, keep, drop func(*packages.Package) bool) (map[*types.Package]*retrymodel.Result, error) {
 	a := retrymodel.Analyzer
 	if len(a.Requires) != 1 || a.Requires[0] != inspect.Analyzer {
 		// The driver below provides the inspector only.
@@ -52,6 +53,9 @@ func runModel(roots []*packages.Package, keep, drop func(*packages.Package) bool
 			}
 			sem <- struct{}{}
 			defer func() { <-sem }()
+			if p.Types == nil {
+				typeCheck(fset, p) // just before its facts: see listMode
+			}
 			res, err := m.analyse(p)
 			m.mu.Lock()
 			defer m.mu.Unlock()
@@ -129,6 +133,9 @@ func (m *modelRun) analyse(p *packages.Package) (*retrymodel.Result, error) {
 	pass.AllObjectFacts = func() []analysis.ObjectFact { return m.allObjectFacts(p.Types) }
 	pass.AllPackageFacts = func() []analysis.PackageFact { return m.allPackageFacts(p.Types) }
 	res, err := a.Run(pass)
+	// The inspector is the model's while it runs (a sixth of a kept
+	// package's memory); nothing the census asks of a result reads it.
+	pass.ResultOf = nil
 	if err != nil {
 		return nil, err
 	}
