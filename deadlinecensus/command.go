@@ -31,6 +31,18 @@ const (
 // stderr as go vet does and left out; the census, its output and the gate
 // are still taken over the other packages, and the exit is 2.
 func Command(args []string, stdout, stderr io.Writer) int {
+	return CommandProbe(args, stdout, stderr, nil)
+}
+
+// A Prober takes the census's first step (probe.go): it answers true only
+// when it found that the packages the patterns name, and the rest of
+// their main modules, hold no pipeline.
+type Prober func(patterns []string) (none bool)
+
+// CommandProbe is Command with the first step: when probe finds no
+// pipeline (and the values file names nothing the program must be
+// searched for), the census is empty and the program is not loaded.
+func CommandProbe(args []string, stdout, stderr io.Writer, probe Prober) int {
 	fs := flag.NewFlagSet("census", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	format := fs.String("format", "text", "output format: "+strings.Join(Formats, ", "))
@@ -122,10 +134,31 @@ func Command(args []string, stdout, stderr io.Writer) int {
 	}
 	// Tests are always loaded: test entries are summarised (or listed with
 	// -tests), and a _test.go file may declare a production path's caller.
-	prog, err := Load(Options{Tests: true, CHA: *useCHA}, patterns...)
-	if err != nil {
-		fmt.Fprintf(stderr, "retryvet census: %v\n", err)
-		return exitUsage
+	var prog *Program
+	var c *Census
+	// The first step, unless the answer is known: a baseline with rows
+	// lists pipelines (the gate of a program with pipelines pays nothing
+	// for it), and a values file's entries are matched against the
+	// loaded program.
+	tr := newPhaseTrace()
+	switch {
+	case probe == nil:
+	case vals.Len() > 0:
+		tr.phase("probe: not run (the values file has entries)")
+	case base != nil && len(base.rows) > 0:
+		tr.phase("probe: not run (the baseline has rows)")
+	case probe(patterns):
+		tr.phase("probe: no pipeline, nothing loaded")
+		prog, c = &Program{}, &Census{Limits: lim}
+	default:
+		tr.phase("probe: a pipeline may be there, or go vet failed")
+	}
+	if prog == nil {
+		prog, err = Load(Options{Tests: true, CHA: *useCHA, KeepSSA: vals.Len() > 0}, patterns...)
+		if err != nil {
+			fmt.Fprintf(stderr, "retryvet census: %v\n", err)
+			return exitUsage
+		}
 	}
 	reportBroken(stderr, prog.Broken)
 	// done turns the verdict into the exit code: a broken package wins.
@@ -135,10 +168,11 @@ func Command(args []string, stdout, stderr io.Writer) int {
 		}
 		return code
 	}
-	c, err := RunWith(prog, lim)
-	if err != nil {
-		fmt.Fprintf(stderr, "retryvet census: %v\n", err)
-		return exitUsage
+	if c == nil {
+		if c, err = RunWith(prog, lim); err != nil {
+			fmt.Fprintf(stderr, "retryvet census: %v\n", err)
+			return exitUsage
+		}
 	}
 	for _, e := range deadline.Unmatched(prog.Prog, prog.funcs, vals) {
 		fmt.Fprintf(stderr, "warning: %s\n", deadline.UnmatchedMessage(e))

@@ -29,6 +29,8 @@ import (
 	"os"
 	"strings"
 
+	"golang.org/x/tools/go/analysis"
+
 	"github.com/retryvet/retryvet/analyzers"
 	"github.com/retryvet/retryvet/deadlinecensus"
 )
@@ -36,7 +38,7 @@ import (
 func main() {
 	args := os.Args[1:]
 	if len(args) > 0 && args[0] == "census" {
-		os.Exit(deadlinecensus.Command(args[1:], os.Stdout, os.Stderr))
+		os.Exit(deadlinecensus.CommandProbe(args[1:], os.Stdout, os.Stderr, censusProbe))
 	}
 	if len(args) > 0 && args[0] == "inputs" {
 		os.Exit(inputsCommand(args[1:], os.Stdout, os.Stderr))
@@ -46,6 +48,10 @@ func main() {
 	}
 	registerToolFlags(flag.CommandLine)
 	if isVetProtocol(args) {
+		flag.Bool(probeFlag, false, "run only the census's first step (retryvet census runs it; not for use by hand)")
+		if probing(args) {
+			vetTool([]*analysis.Analyzer{deadlinecensus.Probe}) // does not return
+		}
 		vetTool(analyzers.All()) // does not return
 	}
 	self, err := os.Executable()
