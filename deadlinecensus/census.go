@@ -79,6 +79,10 @@ type Options struct {
 	// found: the values file's entries are matched against the program's
 	// functions and routes (deadline.Unmatched).
 	KeepSSA bool
+	// Seeds, when not nil, are the files where the probe found that a
+	// pipeline may be (probe.go): only the packages that can be linked
+	// with theirs are type-checked and modelled (linked).
+	Seeds []string
 }
 
 // Program is the loaded program the census works on: the user's own
@@ -92,8 +96,9 @@ type Program struct {
 	all      map[*types.Package]*packages.Package // every loaded package
 	module   []*packages.Package                  // packages of the main module(s) not named: their pipelines count
 	modDirs  []string
-	funcs    map[*ssa.Function]bool // ssautil.AllFunctions(Prog), computed once
-	files    map[*token.File]fileOf // syntax by file, for the baseline's places (lazily)
+	only     map[*packages.Package]bool // if not nil: the packages linked with the probe's seeds, all that is loaded
+	funcs    map[*ssa.Function]bool     // ssautil.AllFunctions(Prog), computed once
+	files    map[*token.File]fileOf     // syntax by file, for the baseline's places (lazily)
 	tr       *phaseTrace
 	// results is the retry model of the analysed and module packages
 	// (dependencies' facts folded in), or the error that stopped it.
@@ -143,6 +148,11 @@ func Load(opts Options, patterns ...string) (*Program, error) {
 	// is analysed: it needs every dependency's syntax for its facts, and
 	// nothing after it does. A test main is neither analysed nor built.
 	fset := token.NewFileSet()
+	if opts.Seeds != nil {
+		if seeds, ok := seedPackages(pkgs, opts.Seeds); ok {
+			p.only = linked(pkgs, seeds)
+		}
+	}
 	p.results, p.err = p.retryModel(fset, own)
 	tr.phase("types and retry model")
 	for _, pkg := range pkgs {
@@ -174,11 +184,15 @@ func Load(opts Options, patterns ...string) (*Program, error) {
 		tr.phase("no pipelines: no ssa")
 		return p, nil
 	}
+	bodies := own
+	if !opts.KeepSSA {
+		bodies = p.linkedWithPipelines(own)
+	}
 	packages.Visit(pkgs, nil, func(pkg *packages.Package) {
 		if pkg.Types == nil || pkg.IllTyped {
 			return
 		}
-		if own(pkg) {
+		if bodies(pkg) {
 			prog.CreatePackage(pkg.Types, pkg.Syntax, pkg.TypesInfo, true)
 		} else {
 			prog.CreatePackage(pkg.Types, nil, nil, true) // members only, no bodies
@@ -228,15 +242,92 @@ func (p *Program) mayHavePipelines() bool {
 	return false
 }
 
+// linkedWithPipelines narrows own to the packages that can be linked
+// with a package of the program where a pipeline may be (candidate).
+func (p *Program) linkedWithPipelines(own func(*packages.Package) bool) func(*packages.Package) bool {
+	var seeds []*packages.Package
+	packages.Visit(p.Pkgs, nil, func(pkg *packages.Package) {
+		if own(pkg) && pkg.Types != nil {
+			if _, ok := candidate(p.results[pkg.Types], pkg.TypesInfo, pkg.Syntax); ok {
+				seeds = append(seeds, pkg)
+			}
+		}
+	})
+	in := linked(p.Pkgs, seeds)
+	return func(pkg *packages.Package) bool { return own(pkg) && in[pkg] }
+}
+
+// linked is the set of packages that can be linked into one binary with
+// a seed: those that import a seed (directly or not), their test
+// binaries, and everything they import. Only these can hold a caller of
+// a seed's pipeline: a function reaches it by a static call (its package
+// imports the seed) or through a value made where the seed is imported,
+// and any code that value reaches runs in a binary that imports the
+// seed. The set is closed under imports, so its packages' facts need no
+// package outside it. The rest of the module (another binary, an
+// unrelated library) is left out, so a library whose one pipeline is in
+// a test pays for that test's binary, not for the module.
+func linked(all, seeds []*packages.Package) map[*packages.Package]bool {
+	importers := map[*packages.Package][]*packages.Package{}
+	packages.Visit(all, nil, func(pkg *packages.Package) {
+		for _, imp := range pkg.Imports {
+			importers[imp] = append(importers[imp], pkg)
+		}
+	})
+	up := map[*packages.Package]bool{}
+	for len(seeds) > 0 {
+		pkg := seeds[len(seeds)-1]
+		seeds = seeds[:len(seeds)-1]
+		if !up[pkg] {
+			up[pkg] = true
+			seeds = append(seeds, importers[pkg]...)
+		}
+	}
+	in := map[*packages.Package]bool{}
+	var down func(*packages.Package)
+	down = func(pkg *packages.Package) {
+		if !in[pkg] {
+			in[pkg] = true
+			for _, imp := range pkg.Imports {
+				down(imp)
+			}
+		}
+	}
+	for pkg := range up {
+		down(pkg)
+	}
+	return in
+}
+
+// seedPackages are the packages that compile the seed files, or false if
+// a file is in none (the probe and the load disagree: load it all).
+func seedPackages(all []*packages.Package, files []string) ([]*packages.Package, bool) {
+	byFile := map[string][]*packages.Package{}
+	packages.Visit(all, nil, func(pkg *packages.Package) {
+		for _, f := range slices.Concat(pkg.GoFiles, pkg.CompiledGoFiles) {
+			byFile[f] = append(byFile[f], pkg)
+		}
+	})
+	var out []*packages.Package
+	for _, f := range files {
+		pkgs := byFile[f]
+		if len(pkgs) == 0 {
+			return nil, false
+		}
+		out = append(out, pkgs...)
+	}
+	return out, true
+}
+
 // modelPkgs are the packages the retry model's results are kept for.
 func (p *Program) modelPkgs() []*packages.Package {
 	var roots []*packages.Package
-	for _, pkg := range p.Pkgs {
-		if !isTestMain(pkg) {
+	for _, pkg := range append(slices.Clip(p.Pkgs), p.module...) {
+		if !isTestMain(pkg) && (p.only == nil || p.only[pkg]) {
 			roots = append(roots, pkg)
 		}
 	}
-	return append(roots, p.module...)
+	return roots
 }
 
 // loadGC makes the collector keep the heap within 1.5x of what is live

@@ -34,14 +34,15 @@ func Command(args []string, stdout, stderr io.Writer) int {
 	return CommandProbe(args, stdout, stderr, nil)
 }
 
-// A Prober takes the census's first step (probe.go): it answers true only
-// when it found that the packages the patterns name, and the rest of
-// their main modules, hold no pipeline.
-type Prober func(patterns []string) (none bool)
+// A Prober takes the census's first step (probe.go) over the packages the
+// patterns name and the rest of their main modules: the files where a
+// pipeline may be (absolute paths; none: the census is empty), and ok
+// false when it could not tell.
+type Prober func(patterns []string) (seeds []string, ok bool)
 
 // CommandProbe is Command with the first step: when probe finds no
-// pipeline (and the values file names nothing the program must be
-// searched for), the census is empty and the program is not loaded.
+// pipeline the census is empty and the program is not loaded; when it
+// finds some, only the packages that can be linked with theirs are.
 func CommandProbe(args []string, stdout, stderr io.Writer, probe Prober) int {
 	fs := flag.NewFlagSet("census", flag.ContinueOnError)
 	fs.SetOutput(stderr)
@@ -136,25 +137,29 @@ func CommandProbe(args []string, stdout, stderr io.Writer, probe Prober) int {
 	// -tests), and a _test.go file may declare a production path's caller.
 	var prog *Program
 	var c *Census
-	// The first step, unless the answer is known: a baseline with rows
-	// lists pipelines (the gate of a program with pipelines pays nothing
-	// for it), and a values file's entries are matched against the
-	// loaded program.
+	// The first step, unless a values file's entries must be matched
+	// against the whole loaded program.
 	tr := newPhaseTrace()
+	var seeds []string
 	switch {
 	case probe == nil:
 	case vals.Len() > 0:
 		tr.phase("probe: not run (the values file has entries)")
-	case base != nil && len(base.rows) > 0:
-		tr.phase("probe: not run (the baseline has rows)")
-	case probe(patterns):
-		tr.phase("probe: no pipeline, nothing loaded")
-		prog, c = &Program{}, &Census{Limits: lim}
 	default:
-		tr.phase("probe: a pipeline may be there, or go vet failed")
+		files, ok := probe(patterns)
+		switch {
+		case !ok:
+			tr.phase("probe: go vet failed, loading everything")
+		case len(files) == 0:
+			tr.phase("probe: no pipeline, nothing loaded")
+			prog, c = &Program{}, &Census{Limits: lim}
+		default:
+			tr.phase(fmt.Sprintf("probe: a pipeline may be in %d files", len(files)))
+			seeds = files
+		}
 	}
 	if prog == nil {
-		prog, err = Load(Options{Tests: true, CHA: *useCHA, KeepSSA: vals.Len() > 0}, patterns...)
+		prog, err = Load(Options{Tests: true, CHA: *useCHA, KeepSSA: vals.Len() > 0, Seeds: seeds}, patterns...)
 		if err != nil {
 			fmt.Fprintf(stderr, "retryvet census: %v\n", err)
 			return exitUsage

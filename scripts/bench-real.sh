@@ -40,12 +40,24 @@
 # vet's memory where there are none), and prints the pipelines it found:
 #
 #   CENSUS=1 scripts/bench-real.sh .                     (retryvet itself: no pipeline)
+#   CENSUS=1 scripts/bench-real.sh ~/src/one-hub         (MartialBE/one-hub: no pipeline;
+#                                                         mkdir -p web/build && echo >web/build/index.html)
+#   CENSUS=1 scripts/bench-real.sh ~/src/one-api         (songquanpeng/one-api: 6 pipelines)
 #   CENSUS=1 scripts/bench-real.sh ~/src/franz-go        (4 pipelines: the broker requests)
-#   CENSUS=1 scripts/bench-real.sh ~/src/go-zero         (1 test pipeline)
+#   CENSUS=1 scripts/bench-real.sh ~/src/go-zero         (1 pipeline, in a test)
 #
-# Measured at a73bbe1 (2 cores), census tree peak / go vet's: 5.60x on
-# retryvet (0 pipelines), 4.40x on franz-go adb3a18a (4), 8.82x on go-zero
-# 11f21098d (1): the cost follows the program's size, not its pipelines.
+# Census tree peak / go vet's (time / go vet's), 2 cores:
+#
+#   module                      pipelines  a73bbe1        now (probe, linked packages only)
+#   retryvet                    0          5.60x          1.18x (1.28x)
+#   MartialBE/one-hub 9caf1f7d  0          -              1.22x (1.19x)
+#   songquanpeng/one-api 8df4a2 6          -              1.95x (1.95x)
+#   twmb/franz-go adb3a18a      4          4.40x          2.51x (2.62x)
+#   zeromicro/go-zero 11f21098d 1 (test)   8.82x          3.30x (1.68x)
+#
+# A program with no pipeline is settled by the probe (go vet -vettool=retryvet
+# -census-probe) at about go vet's memory; one with pipelines pays the probe's
+# time and then loads only the packages that can be linked with a pipeline.
 #
 # Environment: ROUNDS (default 1), MEMLIMIT (bytes, default 14 GiB),
 # RETRYVET (a prebuilt binary; default: built from this checkout), WARM

@@ -6,8 +6,8 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
-	"sync"
 
 	"github.com/retryvet/retryvet/deadlinecensus"
 )
@@ -30,15 +30,19 @@ func probing(args []string) bool {
 
 // censusProbe runs the probe over the packages and every package of their
 // main modules (the census counts a module's pipelines wherever they are
-// in it), as go vet -vettool=retryvet -census-probe. It answers "no
-// pipeline" only when go vet succeeded and the probe reported nothing;
-// any error (a package that does not type-check, a malformed values
-// file, a go command that fails) leaves it to the full census, which says
-// it. A signal stops go vet and its tool processes with the census.
-func censusProbe(patterns []string) bool {
+// in it), as go vet -vettool=retryvet -census-probe, and returns the files
+// it reported. It is sure only when go vet succeeded; any error (a package
+// that does not type-check, a malformed values file, a go command that
+// fails) leaves it to the full census, which says it. A signal stops go
+// vet and its tool processes with the census.
+func censusProbe(patterns []string) ([]string, bool) {
 	self, err := os.Executable()
 	if err != nil {
-		return false
+		return nil, false
+	}
+	wd, err := os.Getwd()
+	if err != nil {
+		return nil, false
 	}
 	d := &driver{tool: self, stdout: io.Discard, stderr: io.Discard}
 	stop := d.handleSignals()
@@ -47,44 +51,46 @@ func censusProbe(patterns []string) bool {
 	list := exec.Command("go", "list", "-m", "-f", "{{.Dir}}")
 	list.Stdout = &mods
 	if err := d.runCmd(list); err != nil {
-		return false
+		return nil, false
 	}
-	args := []string{"vet", "-vettool=" + self, "-" + probeFlag}
+	// -json: the reports are output, not a failure; go vet exits 1 only
+	// on an error.
+	args := []string{"vet", "-vettool=" + self, "-json", "-" + probeFlag}
 	args = append(args, patterns...)
 	for _, dir := range strings.Fields(mods.String()) {
 		args = append(args, filepath.Join(dir, "..."))
 	}
+	var out bytes.Buffer
 	vet := exec.Command("go", args...)
-	// The first report settles it: go vet is stopped there, so that a
-	// program with pipelines pays for the probe only up to the first.
-	out := &probeOutput{stop: func() { killGroup(vet) }}
-	vet.Stdout, vet.Stderr = out, out
-	err = d.runCmd(vet)
-	return err == nil && !out.found
-}
-
-// probeOutput watches go vet's output for the probe's message.
-type probeOutput struct {
-	mu    sync.Mutex
-	buf   []byte // the last, incomplete line
-	found bool
-	stop  func()
-}
-
-func (o *probeOutput) Write(p []byte) (int, error) {
-	o.mu.Lock()
-	defer o.mu.Unlock()
-	o.buf = append(o.buf, p...)
-	for {
-		i := bytes.IndexByte(o.buf, '\n')
-		if i < 0 {
-			break
-		}
-		if !o.found && bytes.Contains(o.buf[:i], []byte(deadlinecensus.ProbeMessage)) {
-			o.found = true
-			o.stop()
-		}
-		o.buf = o.buf[i+1:]
+	vet.Stdout, vet.Stderr = &out, &out
+	if err := d.runCmd(vet); err != nil {
+		return nil, false
 	}
-	return len(p), nil
+	files, ok := probeFiles(out.String(), wd)
+	return files, ok
 }
+
+// probeFiles are the files of the probe's reports in go vet's -json
+// output (each "posn": "file:line:col", the file absolute or relative to
+// dir), each once.
+func probeFiles(out, dir string) ([]string, bool) {
+	seen := map[string]bool{}
+	var files []string
+	for _, m := range probePosn.FindAllStringSubmatch(out, -1) {
+		file := m[1]
+		if !filepath.IsAbs(file) {
+			file = filepath.Join(dir, file)
+		}
+		if !seen[file] {
+			seen[file] = true
+			files = append(files, file)
+		}
+	}
+	if strings.Count(out, deadlinecensus.ProbeMessage) != len(probePosn.FindAllString(out, -1)) {
+		return nil, false // a report this reader does not understand
+	}
+	return files, true
+}
+
+// probePosn is the position of a report in go vet's -json output.
+var probePosn = regexp.MustCompile(`"posn": "(.+?\.go):\d+:\d+"`)
