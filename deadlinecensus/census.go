@@ -331,11 +331,12 @@ func (p *Program) modelPkgs() []*packages.Package {
 }
 
 // loadGC makes the collector keep the heap within 1.5x of what is live
-// (GOGC=50) while every package's syntax is loaded, and returns the
-// function that restores the default. That syntax is most of the census's
-// memory and lives until the retry model has read it: at the default
-// GOGC=100 the heap could grow to twice it before a collection. A GOGC or
-// GOMEMLIMIT in the environment is left as it is.
+// (GOGC=50) while packages are type-checked and modelled, and returns the
+// function that restores the default. Their syntax and types are most of
+// the census's memory, and each package's syntax turns to garbage once
+// the retry model has read it: at the default GOGC=100 the heap could
+// grow to twice what is live before a collection. A GOGC or GOMEMLIMIT in
+// the environment is left as it is.
 func loadGC() func() {
 	if os.Getenv("GOGC") != "" || os.Getenv("GOMEMLIMIT") != "" {
 		return func() {}

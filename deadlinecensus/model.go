@@ -17,8 +17,9 @@ import (
 	"github.com/retryvet/retryvet/internal/retrymodel"
 )
 
-// runModel runs the retry model over every package reachable from roots,
-// dependencies first, and returns its results for the packages keep
+// runModel type-checks (typeCheck, when go/packages did not) and runs the
+// retry model over every package reachable from roots, dependencies
+// first, and returns its results for the packages keep
 // accepts. It is the checker's job done leaner: a dependency's facts are
 // kept, but its inspector and its result are dropped once it is analysed,
 // and so are its syntax and type information when drop accepts it (its
