@@ -75,9 +75,10 @@ type Options struct {
 	Dir   string // working directory for the package patterns
 	Tests bool   // load tests (kind test)
 	CHA   bool   // use CHA instead of VTA for the call graph
-	// KeepSSA builds SSA and the call graph even when no pipeline can be
-	// found: the values file's entries are matched against the program's
-	// functions and routes (deadline.Unmatched).
+	// KeepSSA builds SSA bodies for all the user's packages and the call
+	// graph, even where no pipeline can be found: the values file's
+	// entries are matched against the program's functions and routes
+	// (deadline.Unmatched).
 	KeepSSA bool
 	// Seeds, when not nil, are the files where the probe found that a
 	// pipeline may be (probe.go): only the packages that can be linked
@@ -173,20 +174,19 @@ func Load(opts Options, patterns ...string) (*Program, error) {
 	p.Broken = brokenPackages(pkgs, own)
 
 	prog := ssa.NewProgram(fset, ssa.InstantiateGenerics)
-	if p.err == nil && !opts.KeepSSA && !p.mayHavePipelines() {
-		// Nothing to walk from: no SSA and no call graph, so that a census
-		// of a program without pipelines costs about what its type check
-		// costs.
-		p.Prog, p.Graph, p.funcs = prog, callgraph.New(nil), map[*ssa.Function]bool{}
-		for _, pkg := range pkgs {
-			pkg.Syntax, pkg.TypesInfo = nil, nil
-		}
-		tr.phase("no pipelines: no ssa")
-		return p, nil
-	}
 	bodies := own
-	if !opts.KeepSSA {
-		bodies = p.linkedWithPipelines(own)
+	if !opts.KeepSSA && p.err == nil {
+		seeds := p.pipelineSeeds()
+		if len(seeds) == 0 {
+			// Nothing to walk from: no SSA and no call graph, so that a
+			// census of a program without pipelines costs about what its
+			// type check costs.
+			p.Prog, p.Graph, p.funcs = prog, callgraph.New(nil), map[*ssa.Function]bool{}
+			tr.phase("no pipelines: no ssa")
+			return p, nil
+		}
+		in := linked(pkgs, seeds)
+		bodies = func(pkg *packages.Package) bool { return own(pkg) && in[pkg] }
 	}
 	packages.Visit(pkgs, nil, func(pkg *packages.Package) {
 		if pkg.Types == nil || pkg.IllTyped {
@@ -231,30 +231,17 @@ func (p *Program) retryModel(fset *token.FileSet, own func(*packages.Package) bo
 	return runModel(fset, pkgs, func(pkg *packages.Package) bool { return keep[pkg] }, func(pkg *packages.Package) bool { return !own(pkg) })
 }
 
-// mayHavePipelines reports whether RunWith can find a pipeline in the
-// analysed packages (candidate, probe.go).
-func (p *Program) mayHavePipelines() bool {
+// pipelineSeeds are the analysed packages where RunWith may find a
+// pipeline (candidate, probe.go): SSA bodies are built only for the
+// packages linked with them.
+func (p *Program) pipelineSeeds() []*packages.Package {
+	var seeds []*packages.Package
 	for _, pkg := range p.modelPkgs() {
 		if _, ok := candidate(p.results[pkg.Types], pkg.TypesInfo, pkg.Syntax); ok {
-			return true
+			seeds = append(seeds, pkg)
 		}
 	}
-	return false
-}
-
-// linkedWithPipelines narrows own to the packages that can be linked
-// with a package of the program where a pipeline may be (candidate).
-func (p *Program) linkedWithPipelines(own func(*packages.Package) bool) func(*packages.Package) bool {
-	var seeds []*packages.Package
-	packages.Visit(p.Pkgs, nil, func(pkg *packages.Package) {
-		if own(pkg) && pkg.Types != nil {
-			if _, ok := candidate(p.results[pkg.Types], pkg.TypesInfo, pkg.Syntax); ok {
-				seeds = append(seeds, pkg)
-			}
-		}
-	})
-	in := linked(p.Pkgs, seeds)
-	return func(pkg *packages.Package) bool { return own(pkg) && in[pkg] }
+	return seeds
 }
 
 // linked is the set of packages that can be linked into one binary with
