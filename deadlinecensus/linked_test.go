@@ -13,11 +13,11 @@ import (
 // with the probe's seeds (the files where a pipeline may be) is the census
 // of the whole program, row for row, on the census's testdata (callers
 // through interfaces and function values, tests, handlers behind
-// infrastructure) and on the incident (its queue worker reaches the
-// pipeline through an interface, from a package that does not import
-// it); and it leaves out packages no binary links with a pipeline.
+// infrastructure), on the incident, and on a worker that reaches the
+// pipeline through an interface of its own, from a package that does not
+// import the pipeline's (ifaceModule: it is linked with it by main only).
 func TestSeedsChangeNothing(t *testing.T) {
-	for _, dir := range []string{testdata(t), incidentDir(t)} {
+	for _, dir := range []string{testdata(t), incidentDir(t), ifaceModule(t)} {
 		full, err := Load(Options{Dir: dir, Tests: true}, "./...")
 		if err != nil {
 			t.Fatal(err)
@@ -48,10 +48,70 @@ func TestSeedsChangeNothing(t *testing.T) {
 		}
 		t.Logf("%s: %d seeds, %d packages type-checked of %d", dir, len(seeds), checked(narrow), checked(full))
 		want, got := censusJSON(t, full), censusJSON(t, narrow)
+		if dir != testdata(t) && dir != incidentDir(t) && !bytes.Contains(want, []byte("worker.(*Worker).Handle")) {
+			t.Fatalf("%s: the whole-program census lacks the worker's row, so the case tests nothing:\n%s", dir, want)
+		}
 		if !bytes.Equal(want, got) {
 			t.Errorf("%s: the census with seeds differs:\n--- whole program\n%s\n--- seeds\n%s", dir, want, got)
 		}
 	}
+}
+
+// ifaceModule: llm's pipeline (from testdata), a worker that calls it
+// through its own interface with a 40s deadline and does not import llm,
+// and the main that hands it an *llm.Client.
+func ifaceModule(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	client, err := os.ReadFile(filepath.Join(testdata(t), "llm", "client.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	files := map[string]string{
+		"go.mod":        "module example.com/w\n\ngo 1.26\n",
+		"llm/client.go": string(client),
+		"worker/worker.go": `package worker
+
+import (
+	"context"
+	"time"
+)
+
+type Completer interface {
+	Complete(ctx context.Context, prompt string) (string, error)
+}
+
+type Worker struct{ C Completer }
+
+func (w *Worker) Handle(prompt string) {
+	ctx, cancel := context.WithTimeout(context.Background(), 40*time.Second)
+	defer cancel()
+	w.C.Complete(ctx, prompt)
+}
+`,
+		"cmd/app/main.go": `package main
+
+import (
+	"example.com/w/llm"
+	"example.com/w/worker"
+)
+
+func main() {
+	w := &worker.Worker{C: &llm.Client{}}
+	w.Handle("hi")
+}
+`,
+	}
+	for name, src := range files {
+		file := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(file, []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
 }
 
 // TestSeedsLeaveOut: a package that no binary links with the pipeline

@@ -16,6 +16,11 @@ func probeModule(t *testing.T) string {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// The probe's own quiet lookalikes: a readiness poll, pagination, one call.
+	quiet, err := os.ReadFile(filepath.Join("..", "..", "deadlinecensus", "testdata", "probe", "quiet", "quiet.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
 	files := map[string]string{
 		"go.mod":        "module example.com/p\n\ngo 1.26\n",
 		"llm/client.go": string(client),
@@ -34,29 +39,7 @@ func main() {
 	(&llm.Client{}).Complete(ctx, "hi")
 }
 `,
-		"quiet/quiet.go": `package quiet
-
-import (
-	"context"
-	"net/http"
-	"time"
-)
-
-// Once calls once within 10s: no retry, no pipeline.
-func Once(url string) error {
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
-	if err != nil {
-		return err
-	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		return err
-	}
-	return resp.Body.Close()
-}
-`,
+		"quiet/quiet.go": string(quiet),
 	}
 	return writeModule(t, files)
 }
