@@ -117,7 +117,8 @@ func TestConflictRetries(t *testing.T) {
 // TestCancelSources: a wait is judged against the cancellation the code
 // can observe, wherever it comes from (a request value's context field, a
 // project's own Done/Err type, another package's accessor, a func value
-// that sleeps), and the fix names the source as the code spells it.
+// that sleeps, the request a retrying RoundTripper is handed), and the fix
+// names the source as the code spells it.
 func TestCancelSources(t *testing.T) {
 	analysistest.RunWithSuggestedFixes(t, testdata(t), retrytimeout.Analyzer, "./cancelsrc")
 }

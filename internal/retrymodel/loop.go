@@ -38,6 +38,8 @@ type loopShape struct {
 	// variable: `if err != nil` after req, err := http.NewRequest(...)
 	// speaks of building the request, not of the retried operation.
 	cur map[*types.Var]*ast.CallExpr
+	// flags caches failureFlag's answers (failureflag.go).
+	flags map[*types.Var]bool
 }
 
 func (p *pkgCtx) loopLayer(n ast.Node, fnNode ast.Node, stack []ast.Node) *Layer {
@@ -512,6 +514,10 @@ func (p *pkgCtx) condIs(cond ast.Expr, s *loopShape, _ bool) path {
 		switch c.Op {
 		case token.LAND:
 			x, y := p.condIs(c.X, s, false), p.condIs(c.Y, s, false)
+			if x == successPath && y == failurePath || y == successPath && x == failurePath {
+				// err == nil && resp.StatusCode == 503: answered, with a failure.
+				return failurePath
+			}
 			if x == successPath || y == successPath {
 				// err == nil && resp.StatusCode < 500 is still success; but
 				// err == nil && resp.Done is a poll condition.
@@ -540,6 +546,9 @@ func (p *pkgCtx) condIs(cond ast.Expr, s *loopShape, _ bool) path {
 				}
 				return failurePath
 			}
+			if c.Op == token.EQL && p.isSentinelTest(c, s) {
+				return failurePath // err == io.ErrUnexpectedEOF, as errors.Is
+			}
 			return p.statusPath(c, s)
 		default:
 			return p.statusPath(c, s)
@@ -550,7 +559,7 @@ func (p *pkgCtx) condIs(cond ast.Expr, s *loopShape, _ bool) path {
 			if _, ok := s.errs[v]; ok {
 				return successPath
 			}
-			if p.isRetryFlag(v) { // opwait.go
+			if p.isRetryFlag(v) || p.failureFlag(v, s) { // opwait.go, failureflag.go
 				return failurePath
 			}
 		}
@@ -691,6 +700,23 @@ func (p *pkgCtx) errOperand(c *ast.BinaryExpr, s *loopShape) (*types.Var, bool) 
 		}
 	}
 	return nil, false
+}
+
+// isSentinelTest reports err == X for an error variable of the shape and a
+// non-nil error value X: it holds only on a failure.
+func (p *pkgCtx) isSentinelTest(c *ast.BinaryExpr, s *loopShape) bool {
+	for _, pair := range [][2]ast.Expr{{c.X, c.Y}, {c.Y, c.X}} {
+		id, ok := astutil.Unparen(pair[0]).(*ast.Ident)
+		if !ok || isNil(p.info, pair[1]) || !isErrorType(p.info.TypeOf(pair[1])) && !types.Implements(p.info.TypeOf(pair[1]), errorIface) {
+			continue
+		}
+		if v := p.identVar(id); v != nil && isErrorType(v.Type()) {
+			if _, ok := s.errs[v]; ok {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 func (s *loopShape) isOp(c *ast.CallExpr) bool {

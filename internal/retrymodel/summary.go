@@ -344,6 +344,8 @@ func (p *pkgCtx) leavesPred(cond ast.Expr, s *loopShape) bool {
 		if v := p.identVar(id); v != nil {
 			if call, i := p.tupleDef(v); call != nil && i == 0 {
 				cond = call
+			} else if want == No && p.failureFlag(v, s) {
+				return true // if !shouldRetry { break } (failureflag.go)
 			}
 		}
 	}
