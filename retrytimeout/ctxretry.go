@@ -13,9 +13,12 @@ import (
 // deadline passed, is sent again, each time failing at once (or, with a
 // wait that ignores the context, after the wait). The model proves the
 // answer (CtxErrRetried); a context that can never be done is quiet.
+//
+// A layer whose wait is cancellable is quiet: when the context is done the
+// wait ends the retry before another attempt is made.
 func (c *checker) ctxErrRetried(l *retrymodel.Layer) {
 	a, ok := c.res.CtxErrRetried(l)
-	if !ok {
+	if !ok || l.Policy.WaitCancellable == retrymodel.Yes {
 		return
 	}
 	src, ok := c.res.CancelSource(l, l.Pos)

@@ -2,11 +2,14 @@ package retrymodel
 
 import (
 	"go/ast"
+	"go/build"
 	"go/token"
 	"go/types"
 	"maps"
+	"path/filepath"
 	"reflect"
 	"slices"
+	"strings"
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/analysis/passes/inspect"
@@ -186,8 +189,15 @@ func run(pass *analysis.Pass) (any, error) {
 	return p.res, nil
 }
 
-// findLayers walks every function body once and records the layers.
+// findLayers walks every function body once and records the layers. The
+// standard library's own loops (the resolver trying each nameserver
+// cfg.attempts times, database/sql taking a fresh connection after
+// driver.ErrBadConn) are its protocol, which no caller configures or
+// drops: they are no retry layers of the program.
 func (p *pkgCtx) findLayers() {
+	if p.inStd() {
+		return
+	}
 	p.insp.WithStack([]ast.Node{(*ast.ForStmt)(nil), (*ast.RangeStmt)(nil), (*ast.LabeledStmt)(nil), (*ast.CallExpr)(nil), (*ast.FuncDecl)(nil)},
 		func(n ast.Node, push bool, stack []ast.Node) bool {
 			if !push {
@@ -215,6 +225,21 @@ func (p *pkgCtx) findLayers() {
 			}
 			return true
 		})
+}
+
+// inStd reports whether the package is the standard library's: it has no
+// module (or one with no path, as go/packages gives it), its path no dot, and its files (when GOROOT is known) are under
+// GOROOT/src. A module of the user's named without a dot has a module.
+func (p *pkgCtx) inStd() bool {
+	if p.pass.Module != nil && p.pass.Module.Path != "" || !stdPath(p.pass.Pkg.Path()) || len(p.pass.Files) == 0 {
+		return false
+	}
+	root := build.Default.GOROOT
+	if root == "" {
+		return true
+	}
+	name := p.pass.Fset.File(p.pass.Files[0].Pos()).Name()
+	return strings.HasPrefix(filepath.ToSlash(name), filepath.ToSlash(filepath.Join(root, "src"))+"/")
 }
 
 // enclosingFunc returns the innermost function (FuncDecl or FuncLit) on the

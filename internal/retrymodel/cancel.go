@@ -42,6 +42,9 @@ func (r *Result) CancelSource(l *Layer, pos token.Pos) (CancelSource, bool) {
 	if scope == nil {
 		return CancelSource{}, false
 	}
+	if src, ok := r.layerCtxField(l, scope, pos); ok {
+		return src, true
+	}
 	if v := r.ContextInScope(l, pos); v != nil {
 		if r.NeverDone(ast.NewIdent(v.Name()), v) || r.perAttemptOfNever(v, l) {
 			return CancelSource{}, false
@@ -61,6 +64,44 @@ func (r *Result) CancelSource(l *Layer, pos token.Pos) (CancelSource, bool) {
 		}
 	}
 	return CancelSource{}, false
+}
+
+// layerCtxField is the layer's own context when it is a field read
+// through variables in scope at pos (pool.session.ctx): what the attempts
+// run on is what the wait should honour, before any other value in scope
+// that happens to carry a context.
+func (r *Result) layerCtxField(l *Layer, scope *types.Scope, pos token.Pos) (CancelSource, bool) {
+	if l == nil {
+		return CancelSource{}, false
+	}
+	sel, ok := astutil.Unparen(l.Context).(*ast.SelectorExpr)
+	if !ok || !IsContext(r.pass.TypesInfo.TypeOf(sel)) {
+		return CancelSource{}, false
+	}
+	root := ast.Expr(sel)
+	for {
+		s, ok := astutil.Unparen(root).(*ast.SelectorExpr)
+		if !ok {
+			break
+		}
+		root = s.X
+	}
+	id, ok := astutil.Unparen(root).(*ast.Ident)
+	if !ok {
+		return CancelSource{}, false
+	}
+	v, _ := r.pass.TypesInfo.Uses[id].(*types.Var)
+	if v == nil {
+		return CancelSource{}, false
+	}
+	if _, obj := scope.LookupParent(v.Name(), pos); obj != v {
+		return CancelSource{}, false
+	}
+	f := varOf(r.pass.TypesInfo, sel)
+	if f == nil || !f.IsField() || !r.fieldLive(f) && f.Pkg() == r.pass.Pkg {
+		return CancelSource{}, false
+	}
+	return ctxSource(types.ExprString(sel)), true
 }
 
 // ContextInScope returns a context.Context variable visible at pos: the

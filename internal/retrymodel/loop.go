@@ -57,7 +57,9 @@ func (p *pkgCtx) loopLayer(n ast.Node, fnNode ast.Node, stack []ast.Node) *Layer
 			return p.iteratorLayer(n, ws, fnNode)
 		}
 		if !p.rangeCounts(n) {
-			p.fallback(n)
+			if _, ok := p.info.TypeOf(n.X).Underlying().(*types.Chan); !ok {
+				p.fallback(n, n.Body)
+			}
 			return nil
 		}
 	}
@@ -66,6 +68,12 @@ func (p *pkgCtx) loopLayer(n ast.Node, fnNode ast.Node, stack []ast.Node) *Layer
 		if w.ticker {
 			return nil
 		}
+	}
+	if f, ok := n.(*ast.ForStmt); ok && p.walksCollection(f, waits) {
+		if len(waits) == 0 {
+			p.fallback(f, f.Body)
+		}
+		return nil
 	}
 	fw := p.flagWaits(body) // opwait.go: the operation waits and says "again"
 	waits = append(waits, fw...)
@@ -104,20 +112,63 @@ func (p *pkgCtx) rangeCounts(r *ast.RangeStmt) bool {
 	return t != nil && isIntegral(t)
 }
 
-// fallback records a range over a collection that tries each element once
-// and stops at the first success, without waiting.
-func (p *pkgCtx) fallback(r *ast.RangeStmt) {
-	if _, ok := p.info.TypeOf(r.X).Underlying().(*types.Chan); ok {
+// fallback records a walk over a collection (a range, or a for loop that
+// indexes it by its counter) that tries each element once and stops at
+// the first success, without waiting.
+func (p *pkgCtx) fallback(loop ast.Node, body *ast.BlockStmt) {
+	if len(p.waitsIn(body)) > 0 {
 		return
 	}
-	if len(p.waitsIn(r.Body)) > 0 {
-		return
-	}
-	shape := p.shape(r, r.Body, nil)
+	shape := p.shape(loop, body, nil)
 	if len(shape.errs) == 0 || !shape.success || shape.again {
 		return
 	}
-	p.res.Fallbacks = append(p.res.Fallbacks, &Fallback{Pos: r.Pos(), Node: r, Ops: shape.ops})
+	p.res.Fallbacks = append(p.res.Fallbacks, &Fallback{Pos: loop.Pos(), Node: loop, Ops: shape.ops})
+}
+
+// walksCollection reports a for loop that walks a collection by index,
+// for i := 0; i < len(xs); i++, and hands xs[i] to something other than
+// its waits: each turn tries another element (servers, endpoints), as a
+// range over xs would. A loop that reads its waits from a slice
+// (time.Sleep(backoff[i]), d := pauses[i]) still repeats one operation.
+func (p *pkgCtx) walksCollection(f *ast.ForStmt, waits []waitSite) bool {
+	c, ok := astutil.Unparen(f.Cond).(*ast.BinaryExpr)
+	if !ok || c.Op != token.LSS && c.Op != token.LEQ {
+		return false
+	}
+	i, ok := astutil.Unparen(c.X).(*ast.Ident)
+	call, isCall := astutil.Unparen(c.Y).(*ast.CallExpr)
+	if !ok || !isCall || len(call.Args) != 1 || p.identVar(i) == nil {
+		return false
+	}
+	fun, ok := astutil.Unparen(call.Fun).(*ast.Ident)
+	if !ok {
+		return false
+	}
+	if b, ok := p.info.Uses[fun].(*types.Builtin); !ok || b.Name() != "len" {
+		return false
+	}
+	// A slice of durations or numbers is a schedule read by the attempt
+	// (waits raised by a hint, a table of pauses), not things to try.
+	if t, ok := p.info.TypeOf(call.Args[0]).Underlying().(*types.Slice); !ok {
+		if _, isArr := p.info.TypeOf(call.Args[0]).Underlying().(*types.Array); !isArr {
+			return false
+		}
+	} else if b, ok := t.Elem().Underlying().(*types.Basic); ok && b.Info()&types.IsNumeric != 0 {
+		return false
+	}
+	coll := types.ExprString(call.Args[0])
+	inWait := func(n ast.Node) bool {
+		return slices.ContainsFunc(waits, func(w waitSite) bool { return w.node.Pos() <= n.Pos() && n.End() <= w.node.End() })
+	}
+	return contains(f.Body, func(n ast.Node) bool {
+		ix, ok := n.(*ast.IndexExpr)
+		if !ok || types.ExprString(ix.X) != coll || inWait(ix) {
+			return false
+		}
+		id, ok := astutil.Unparen(ix.Index).(*ast.Ident)
+		return ok && p.identVar(id) == p.identVar(i)
+	})
 }
 
 // counted: a loop without a wait is a retry candidate only when a counter
@@ -129,7 +180,7 @@ func (p *pkgCtx) counted(n ast.Node) bool {
 		return true // a RangeStmt here ranges over an integer (rangeCounts)
 	}
 	c, ok := astutil.Unparen(f.Cond).(*ast.BinaryExpr)
-	if !ok || f.Post == nil {
+	if !ok {
 		return false
 	}
 	switch c.Op {
@@ -137,9 +188,15 @@ func (p *pkgCtx) counted(n ast.Node) bool {
 	default:
 		return false
 	}
+	// The step is the post statement, or a statement of the body's top
+	// level that every turn runs: for retries >= 0 { retries--; ... }.
+	steps := []ast.Stmt{f.Post}
+	if f.Post == nil {
+		steps = everyTurn(f.Body)
+	}
 	stepped := func(v *types.Var) bool {
-		return contains(f.Post, func(m ast.Node) bool {
-			switch m := m.(type) {
+		return slices.ContainsFunc(steps, func(st ast.Stmt) bool {
+			switch m := st.(type) {
 			case *ast.IncDecStmt:
 				return p.varOf(m.X) == v
 			case *ast.AssignStmt:
@@ -149,6 +206,21 @@ func (p *pkgCtx) counted(n ast.Node) bool {
 		})
 	}
 	return p.mentions(c, stepped)
+}
+
+// everyTurn returns the statements at the top of a loop body that run in
+// every turn: those before the first one that can branch or continue.
+func everyTurn(body *ast.BlockStmt) []ast.Stmt {
+	var out []ast.Stmt
+	for _, st := range body.List {
+		switch st.(type) {
+		case *ast.IncDecStmt, *ast.AssignStmt, *ast.DeclStmt, *ast.ExprStmt:
+			out = append(out, st)
+		default:
+			return out
+		}
+	}
+	return out
 }
 
 // shape finds the operation, its error variables, and how the body leaves

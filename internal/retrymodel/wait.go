@@ -188,8 +188,11 @@ func (p *pkgCtx) selectWait(s *ast.SelectStmt) (waitSite, bool) {
 	found, done := false, false
 	for _, c := range s.Body.List {
 		cc, ok := c.(*ast.CommClause)
-		if !ok || cc.Comm == nil {
+		if !ok {
 			continue
+		}
+		if cc.Comm == nil {
+			return waitSite{}, false // a default: the select never blocks
 		}
 		var recv ast.Expr
 		switch comm := cc.Comm.(type) {

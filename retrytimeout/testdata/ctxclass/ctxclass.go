@@ -90,10 +90,29 @@ func retryAll(err error) bool {
 	return err != nil // want `retries a cancelled/expired context's error: ctxclass.retryAll answers retry for context.Canceled, so when ctx is done the retry loop sends the request again up to 4 times instead of returning`
 }
 
+// The classifier retries a context's error, and the wait ignores the
+// context: the request is sent again after each wait.
 func fetchAll(ctx context.Context, c *http.Client, url string) error {
 	var err error
 	for i := 0; i < 4; i++ {
 		if err = get(ctx, c, url); err == nil || !retryAll(err) {
+			return err
+		}
+		time.Sleep(time.Duration(i+1) * time.Second) // want `wait ignores cancellation: time.Sleep in retry loop keeps waiting after ctx is done`
+	}
+	return err
+}
+
+// retryEvery is retryAll again, for a loop whose wait returns when ctx is
+// done: no request is sent on a done context, so quiet.
+func retryEvery(err error) bool {
+	return err != nil
+}
+
+func fetchAllSelect(ctx context.Context, c *http.Client, url string) error {
+	var err error
+	for i := 0; i < 4; i++ {
+		if err = get(ctx, c, url); err == nil || !retryEvery(err) {
 			return err
 		}
 		select {

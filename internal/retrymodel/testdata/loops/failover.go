@@ -1,0 +1,70 @@
+package loops
+
+import (
+	"context"
+	"errors"
+	"net"
+	"time"
+)
+
+// A walk over a pool by index tries each server once: a fallback chain,
+// as a range over the pool would be, not a retry of one operation.
+
+type pool struct {
+	servers []string
+	current string
+	conn    net.Conn
+}
+
+func (p *pool) dial(ctx context.Context) error {
+	var d net.Dialer
+	c, err := d.DialContext(ctx, "tcp", p.current)
+	if err != nil {
+		return err
+	}
+	p.conn = c
+	return nil
+}
+
+func (p *pool) connect(ctx context.Context) error {
+	var err error
+	for i := 0; i < len(p.servers); i++ { // want `fallback`
+		p.current = p.servers[i]
+		if err = p.dial(ctx); err == nil {
+			break
+		}
+	}
+	return err
+}
+
+// The counter indexes only the waits: one operation, retried on a
+// schedule read from a slice.
+var pauses = []time.Duration{time.Second, 2 * time.Second, 4 * time.Second}
+
+func (p *pool) redial(ctx context.Context) error {
+	var err error
+	for i := 0; i < len(pauses); i++ { // want `retry loop: attempts=\? waits=1s,2s,4s`
+		if err = p.dial(ctx); err == nil {
+			return nil
+		}
+		time.Sleep(pauses[i])
+	}
+	return errors.Join(err, errors.New("gave up"))
+}
+
+// The counter indexes a schedule of waits that a hint may raise before the
+// wait: still one operation retried.
+func (p *pool) redialHinted(ctx context.Context, hint func() time.Duration) error {
+	var err error
+	for i := 0; i < len(pauses); i++ { // want `retry loop: attempts=\?`
+		if err = p.dial(ctx); err == nil {
+			return nil
+		}
+		d := pauses[i]
+		if h := hint(); h > d {
+			d = h
+		}
+		time.Sleep(d)
+	}
+	return err
+}
