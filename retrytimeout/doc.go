@@ -78,6 +78,13 @@
 // sheds load answers 503 with Retry-After, and the client comes back on its
 // own schedule instead.
 //
+// retry hint read as nanoseconds: a number parsed from Retry-After
+// (seconds) or retry-after-ms (milliseconds) with strconv, carried through
+// locals and fields, and converted with time.Duration(n) that no unit
+// multiplies, at the conversion or later: Retry-After: 10 waits 10ns. It
+// is reported wherever the conversion is, since the retry that waits it is
+// often in another package; the suggested fix multiplies by the unit.
+//
 // wait ignores cancellation: time.Sleep (or a bare <-time.After, a select
 // on timers only, a sleep helper that ignores its context, a func field or
 // variable the package gives only such sleepers, as r.sleep set to

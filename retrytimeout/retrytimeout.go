@@ -61,6 +61,7 @@ func run(pass *analysis.Pass) (any, error) {
 	// where the retry is in another package.
 	c.attemptBudgetsTotal()
 	c.sharedArgCtxs() // sharedctx.go
+	c.unscaledHints() // hintunit.go: wherever the conversion is
 	// Fast path: no retry layer and nothing that can stream.
 	if len(res.Layers) == 0 && !importsStreaming(pass.Pkg) {
 		c.flush()

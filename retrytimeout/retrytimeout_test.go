@@ -122,3 +122,10 @@ func TestConflictRetries(t *testing.T) {
 func TestCancelSources(t *testing.T) {
 	analysistest.RunWithSuggestedFixes(t, testdata(t), retrytimeout.Analyzer, "./cancelsrc")
 }
+
+// TestHintUnit: a Retry-After (seconds) or retry-after-ms count converted
+// to a wait with no unit is that many nanoseconds; the unit applied at the
+// conversion or later, another header's number and a date are quiet.
+func TestHintUnit(t *testing.T) {
+	analysistest.RunWithSuggestedFixes(t, testdata(t), retrytimeout.Analyzer, "./hintunit")
+}

@@ -11,6 +11,7 @@ import (
 type Written struct {
 	Value   ast.Expr       // v = Value; nil when v is one of several results
 	CommaOK *ast.IndexExpr // v is the ok of `_, v := m[k]`
+	InMap   *ast.IndexExpr // v is the value of `v, ok := m[k]`
 	First   *ast.CallExpr  // v is the first of several results: retry, delay, err := classify(err)
 }
 
@@ -119,7 +120,7 @@ func (r *Result) indexWrites() {
 						continue
 					}
 					w.n++
-					w.Value, w.CommaOK, w.First = nil, nil, nil
+					w.Value, w.CommaOK, w.InMap, w.First = nil, nil, nil, nil
 					if n.Tok != token.ASSIGN && n.Tok != token.DEFINE {
 						w.opaque = true
 						continue // x += d
@@ -129,6 +130,8 @@ func (r *Result) indexWrites() {
 						w.Value = n.Rhs[i]
 					case len(n.Rhs) == 1 && len(n.Lhs) == 2 && i == 1:
 						w.CommaOK, _ = ast.Unparen(n.Rhs[0]).(*ast.IndexExpr)
+					case len(n.Rhs) == 1 && len(n.Lhs) == 2 && i == 0:
+						w.InMap, _ = ast.Unparen(n.Rhs[0]).(*ast.IndexExpr)
 					}
 					if len(n.Rhs) == 1 && len(n.Lhs) > 1 && i == 0 {
 						w.First, _ = ast.Unparen(n.Rhs[0]).(*ast.CallExpr)
