@@ -743,6 +743,9 @@ func (p *pkgCtx) statusTest(e ast.Expr, s *loopShape) bool {
 			return false
 		}
 		if id, ok := x.(*ast.Ident); ok {
+			if s.results[p.identVar(id)] {
+				return true // code, err := c.do(req): the operation's own result
+			}
 			vals, _ := p.res.Writes(p.identVar(id))
 			return slices.ContainsFunc(vals, of)
 		}

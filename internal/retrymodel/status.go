@@ -68,6 +68,14 @@ func (r *Result) statusOf(e ast.Expr, depth int) StatusKind {
 	if isNamedType(t, pkgGRPCCodes, "Code") {
 		return GRPCCode
 	}
+	if tup, ok := t.(*types.Tuple); ok && tup.Len() > 0 && isIntegral(tup.At(0).Type()) && depth <= 4 {
+		// code, err := c.do(req): the write of code is the call itself.
+		if call, ok := astutil.Unparen(e).(*ast.CallExpr); ok {
+			if fn, ok := typeutil.Callee(info, call).(*types.Func); ok {
+				return r.funcStatus(fn, depth)
+			}
+		}
+	}
 	if !isIntegral(t) || depth > 4 {
 		return NoStatus
 	}
