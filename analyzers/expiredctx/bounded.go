@@ -5,6 +5,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"slices"
 
 	"golang.org/x/tools/go/ast/astutil"
 	"golang.org/x/tools/go/types/typeutil"
@@ -33,7 +34,7 @@ import (
 func (c *checker) bounded() []*expiry {
 	var out []*expiry
 	c.eachBody(func(fn ast.Node, body *ast.BlockStmt) {
-		var sets []ctxSet
+		sets := slices.Clone(c.callerSets()[fn])
 		var calls []*ast.CallExpr
 		inspectOwn(body, func(n ast.Node) {
 			switch n := n.(type) {
@@ -59,7 +60,7 @@ func (c *checker) bounded() []*expiry {
 					continue // not given ctx, or a call that does nothing with ctx (noio.go)
 				}
 				store := c.storeOf(given)
-				ran := fmt.Sprintf("when that call ran out of the %s set at %s", d, c.short(s.pos))
+				ran := fmt.Sprintf("when that call ran out of the %s %s", d, c.where(s))
 				if branch := c.failureBranch(body, call); branch != nil {
 					out = append(out, &expiry{
 						ctx: s.ref, start: branch.Pos(), end: branch.End(), after: s.pos, check: call.Pos(),

@@ -6,6 +6,7 @@ import (
 	"go/token"
 	"go/types"
 	"iter"
+	"slices"
 
 	"golang.org/x/tools/go/ast/astutil"
 
@@ -20,6 +21,19 @@ type ctxSet struct {
 	deadline bool   // WithTimeout/WithDeadline
 	dur      string // folded timeout, "" when unknown
 	cancel   *types.Var
+	// by names the caller that sets the deadline when the context is a
+	// parameter every caller gives one (callerset.go); setAt is where.
+	by    string
+	setAt token.Pos
+}
+
+// where says where s's deadline is set: "set at f.go:3", or "set by its
+// caller runJob at f.go:3".
+func (c *checker) where(s ctxSet) string {
+	if s.by != "" {
+		return "set by its caller " + s.by + " at " + c.short(s.setAt)
+	}
+	return "set at " + c.short(s.pos)
 }
 
 // deferred finds the deferred calls of each function that run after one
@@ -29,7 +43,7 @@ type ctxSet struct {
 func (c *checker) deferred() []*expiry {
 	var out []*expiry
 	c.eachBody(func(fn ast.Node, body *ast.BlockStmt) {
-		var sets []ctxSet
+		sets := slices.Clone(c.callerSets()[fn])
 		var defers []*ast.DeferStmt
 		cancelDefer := make(map[*types.Var]token.Pos)
 		inspectOwn(body, func(n ast.Node) {
@@ -73,7 +87,7 @@ func (c *checker) deferred() []*expiry {
 					d = "deadline of " + s.dur
 				}
 				reasons = append(reasons, reason{ref: s.ref, setPos: s.pos, rank: 2,
-					when: fmt.Sprintf(", which has expired when the function returns on its %s (set at %s)", d, c.short(s.pos))})
+					when: fmt.Sprintf(", which has expired when the function returns on its %s (%s)", d, c.where(s))})
 			}
 		}
 		for _, l := range c.model.Layers {

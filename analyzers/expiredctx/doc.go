@@ -63,9 +63,13 @@
 // the same method, and stubs (a type whose methods only return zero
 // values, a Nop client); with no real implementation in sight the
 // implementation is elsewhere, a plug-in point that may well be slow.
-// Deadlines a caller sets are not
-// seen: a context received as a parameter, or read from a state bag, has a
-// deadline the function does not know of.
+// A deadline the callers set counts when every call of the function is in
+// sight and each one hands it a context its caller put a deadline on (a
+// job wrapper's WithTimeout, then s.execute(ctx, job)): an unexported
+// function that is only ever called, never taken as a value, and not a
+// method an interface of the package could call. Otherwise a context
+// received as a parameter, or read from a state bag, has a deadline the
+// function does not know of.
 //
 // The failing call may be a method on the result of a call given ctx
 // (op.Do(ctx).Err(), whose error is the operation's). The statements that

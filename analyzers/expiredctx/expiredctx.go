@@ -56,6 +56,8 @@ type checker struct {
 
 	opFacts map[*types.Func]*OpWritesFact // this package's functions that do a given etcd op (etcdop.go)
 	runners map[*types.Func]*RunnerFact   // this package's cleanup runners (runner.go)
+	// byCaller: deadlines the callers put on a function's ctx (callerset.go).
+	byCaller map[ast.Node][]ctxSet
 }
 
 func run(pass *analysis.Pass) (any, error) {

@@ -16,6 +16,6 @@ func TestExpiredctx(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	analysistest.RunWithSuggestedFixes(t, dir, expiredctx.Analyzer, "./a", "./deferred", "./worker", "./gormjob", "./perattempt", "./bounded", "./runner", "./unchecked")
+	analysistest.RunWithSuggestedFixes(t, dir, expiredctx.Analyzer, "./a", "./deferred", "./jobwrapper", "./worker", "./gormjob", "./perattempt", "./bounded", "./runner", "./unchecked")
 	analysistest.Run(t, dir, expiredctx.Analyzer, "./store", "./quiet", "./rpc", "./cancelled", "./etcdop", "./etcdrotate", "./cleanup")
 }
