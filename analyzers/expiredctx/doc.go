@@ -224,6 +224,19 @@
 // offered: the closure needs a context of its own when it runs
 // (context.WithoutCancel(ctx) with a fresh timeout).
 //
+// A fourth rule reports a fallback that shares one deadline: a loop the
+// retry model takes for a fallback (each host, replica or model tried once,
+// no wait, success leaves) whose calls are given a context the function put
+// a deadline on before the loop. A host that hangs uses the whole deadline
+// and every later one is tried on an expired context, where it fails at
+// once: the fallback saves nothing in the case it is there for. Reported
+// at the WithTimeout. Quiet when a deadline is set inside the loop,
+// directly or in a function of the package it calls (a per-host timeout
+// under an overall budget), when the loop's calls are given another
+// context, and when they do nothing with it. No fix is offered: the
+// timeout moves into the loop, and whether the old one stays as an overall
+// budget is the author's choice.
+//
 // The suggested fix inserts, before the statement,
 //
 //	cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)

@@ -90,6 +90,7 @@ func run(pass *analysis.Pass) (any, error) {
 	exps = append(exps, c.bounded()...)
 	reported := make(map[*ast.CallExpr]bool)
 	c.escapedClosures(reported) // escape.go: closures that run after their context's cancel
+	c.sharedDeadlines()         // fallback.go: a fallback loop on one deadline
 	if len(exps) == 0 {
 		c.cancelledUses(reported)
 		return &Writes{c: c}, nil

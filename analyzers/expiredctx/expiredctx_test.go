@@ -17,5 +17,5 @@ func TestExpiredctx(t *testing.T) {
 		t.Fatal(err)
 	}
 	analysistest.RunWithSuggestedFixes(t, dir, expiredctx.Analyzer, "./a", "./deferred", "./jobwrapper", "./worker", "./gormjob", "./perattempt", "./bounded", "./runner", "./unchecked")
-	analysistest.Run(t, dir, expiredctx.Analyzer, "./store", "./quiet", "./rpc", "./cancelled", "./etcdop", "./etcdrotate", "./cleanup")
+	analysistest.Run(t, dir, expiredctx.Analyzer, "./store", "./quiet", "./fallback", "./rpc", "./cancelled", "./etcdop", "./etcdrotate", "./cleanup")
 }
