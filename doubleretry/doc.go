@@ -19,7 +19,10 @@
 // go-retryablehttp clients including an *http.Client built by
 // StandardClient(), and SDK clients that retry by default) and follows its
 // retried region: direct calls, methods, closures handed to retry libraries,
-// and functions of other packages through facts. For a hand-rolled loop only
+// functions of other packages through facts, and the RoundTrip of the
+// Transport of an *http.Client the package builds with a Transport of a
+// concrete type (&http.Client{Transport: &retryTransport{...}}): a retry
+// there runs under every attempt of a loop around the client's Do. For a hand-rolled loop only
 // the calls whose failure starts another turn count: a call made once the
 // operation succeeded runs once, whatever it reaches. When the region reaches
 // another retry layer, it reports at the outer layer, once, with the whole

@@ -55,3 +55,14 @@ func TestTwoSources(t *testing.T) {
 	}
 	analysistest.Run(t, dir, doubleretry.Analyzer, "./twosrc/...")
 }
+
+// TestTransport: a loop around an *http.Client whose Transport, a type of
+// the package, retries in its RoundTrip.
+func TestTransport(t *testing.T) {
+	testmod.Download(t, "testdata")
+	dir, err := filepath.Abs("testdata")
+	if err != nil {
+		t.Fatal(err)
+	}
+	analysistest.Run(t, dir, doubleretry.Analyzer, "./transport")
+}

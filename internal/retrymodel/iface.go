@@ -40,6 +40,11 @@ import (
 func (r *Result) callChains(call *ast.CallExpr, local func(*types.Func) *FuncFact) (chains []Chain, remote bool) {
 	if fn := r.Callee(call); fn != nil {
 		ff := local(fn)
+		if ff == nil || len(ff.Chains) == 0 {
+			if cs := r.transportChains(call, fn, local); cs != nil {
+				return cs, true // transport.go: the client's own Transport retries
+			}
+		}
 		if ff == nil {
 			return nil, false
 		}
