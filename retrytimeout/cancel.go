@@ -80,7 +80,11 @@ func (c *checker) uncancellableWait(l *retrymodel.Layer, attemptOnly string) boo
 	if first == nil {
 		return false
 	}
-	msg := fmt.Sprintf("wait ignores cancellation: %s in %s keeps waiting after %s is done", first.what, describe(l), first.src.Name)
+	done := "done"
+	if first.src.Chan {
+		done = "closed"
+	}
+	msg := fmt.Sprintf("wait ignores cancellation: %s in %s keeps waiting after %s is %s", first.what, describe(l), first.src.Name, done)
 	if attemptOnly != "" {
 		msg += "; the retry is also attempt-only: " + attemptOnly
 		msg += fmt.Sprintf("; wait in a select on %s and a timer, which bounds both", first.src.Done)

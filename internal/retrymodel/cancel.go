@@ -30,6 +30,7 @@ type CancelSource struct {
 	Done string     // the channel that closes then: "ctx.Done()", "p.stop.Done()"
 	Err  string     // the error it gives, for a return: "ctx.Err()"; "" when it has none
 	Var  *types.Var // the context variable, when the source is one in scope
+	Chan bool       // a done channel: it is closed, not done (donechan.go)
 }
 
 // CancelSource returns how the code at pos (in layer l, if not nil) can
@@ -157,6 +158,9 @@ func ctxSource(c string) CancelSource {
 // method's result, or, to depth 2, a field of a struct of this package.
 // v is the variable itself at depth 0 (its own values are then read).
 func (r *Result) carrier(name string, t types.Type, v *types.Var, depth int) (CancelSource, bool) {
+	if depth == 0 && v != nil && isDoneChanType(t) && !v.IsField() {
+		return chanSource(name), true // stop <-chan struct{}: a parameter or local done channel
+	}
 	switch {
 	case isHTTPRequest(t) || embedsRequest(t):
 		if v != nil && r.NeverDone(ast.NewIdent(v.Name()), v) {
@@ -180,6 +184,9 @@ func (r *Result) carrier(name string, t types.Type, v *types.Var, depth int) (Ca
 		f := st.Field(i)
 		if f.Name() == "_" || !r.fieldLive(f) {
 			continue
+		}
+		if r.closedField(f) {
+			return chanSource(name + "." + f.Name()), true
 		}
 		if src, ok := r.carrier(name+"."+f.Name(), f.Type(), nil, depth+1); ok {
 			return src, true

@@ -1,0 +1,107 @@
+package cancelsrc
+
+import (
+	"math/rand/v2"
+	"net/http"
+	"time"
+)
+
+// A worker stopped through a done channel: Stop closes w.stop and Run
+// returns on it, so a retry inside the worker that sleeps without
+// selecting on w.stop keeps a stopped worker waiting.
+type Poster struct {
+	url   string
+	stop  chan struct{}
+	ready chan struct{}
+	kick  chan struct{}
+	work  chan string
+}
+
+func NewPoster(url string) *Poster {
+	return &Poster{url: url, stop: make(chan struct{}), ready: make(chan struct{}), kick: make(chan struct{}, 1), work: make(chan string)}
+}
+
+func (p *Poster) Stop() { close(p.stop) }
+
+func (p *Poster) Run() {
+	close(p.ready)
+	for {
+		select {
+		case <-p.stop:
+			return
+		case body := <-p.work:
+			p.post(body)
+		}
+	}
+}
+
+func (p *Poster) post(body string) bool {
+	for i := 0; i < 4; i++ {
+		resp, err := http.Post(p.url, "text/plain", nil)
+		if err == nil && resp.StatusCode < 500 {
+			resp.Body.Close()
+			return true
+		}
+		if err == nil {
+			resp.Body.Close()
+		}
+		time.Sleep(time.Duration(i+1) * time.Second) // want `wait ignores cancellation: time.Sleep in retry loop keeps waiting after p.stop is closed`
+	}
+	return false
+}
+
+// A stop channel handed in, as client-go's wait functions take one.
+func PostUntil(stopCh <-chan struct{}, url string) bool {
+	for i := 0; i < 4; i++ {
+		resp, err := http.Post(url, "text/plain", nil)
+		if err == nil && resp.StatusCode < 500 {
+			resp.Body.Close()
+			return true
+		}
+		if err == nil {
+			resp.Body.Close()
+		}
+		time.Sleep(time.Duration(i+1) * time.Second) // want `wait ignores cancellation: time.Sleep in retry loop keeps waiting after stopCh is closed`
+	}
+	return false
+}
+
+// Quiet as to cancellation: a ready channel (closed, then only waited for)
+// and a kick channel (never closed) cancel nothing. The retry has no bound
+// in time at all, which is a finding of its own.
+type Warmer struct {
+	url   string
+	ready chan struct{}
+	kick  chan struct{}
+}
+
+func NewWarmer(url string) *Warmer {
+	return &Warmer{url: url, ready: make(chan struct{}), kick: make(chan struct{}, 1)}
+}
+
+func (w *Warmer) Start() {
+	go func() {
+		w.warm()
+		close(w.ready)
+	}()
+	<-w.ready
+	select {
+	case w.kick <- struct{}{}:
+	default:
+	}
+}
+
+func (w *Warmer) warm() bool {
+	for i := 0; i < 4; i++ { // want `attempt-only retry: retry loop makes 4 attempts`
+		resp, err := http.Get(w.url)
+		if err == nil && resp.StatusCode < 500 {
+			resp.Body.Close()
+			return true
+		}
+		if err == nil {
+			resp.Body.Close()
+		}
+		time.Sleep(time.Duration(rand.Int64N(int64(time.Second))))
+	}
+	return false
+}
