@@ -67,21 +67,26 @@ func (r *Result) closedField(f *types.Var) bool {
 // recvField returns the field a select case receives from: case <-x.f,
 // case _, ok := <-x.f.
 func recvField(info *types.Info, comm ast.Stmt) *types.Var {
-	var x ast.Expr
-	switch st := comm.(type) {
-	case *ast.ExprStmt:
-		x = st.X
-	case *ast.AssignStmt:
-		if len(st.Rhs) == 1 {
-			x = st.Rhs[0]
-		}
-	}
-	u, ok := astutil.Unparen(x).(*ast.UnaryExpr)
+	u, ok := astutil.Unparen(commRecv(comm)).(*ast.UnaryExpr)
 	if !ok || u.Op != token.ARROW {
 		return nil
 	}
 	if v := varOf(info, u.X); v != nil && v.IsField() {
 		return v
+	}
+	return nil
+}
+
+// commRecv returns the expression a select case's statement receives
+// with: <-ch in case <-ch: or case v, ok := <-ch:; nil for a send.
+func commRecv(comm ast.Stmt) ast.Expr {
+	switch st := comm.(type) {
+	case *ast.ExprStmt:
+		return st.X
+	case *ast.AssignStmt:
+		if len(st.Rhs) == 1 {
+			return st.Rhs[0]
+		}
 	}
 	return nil
 }

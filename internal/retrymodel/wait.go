@@ -194,16 +194,7 @@ func (p *pkgCtx) selectWait(s *ast.SelectStmt) (waitSite, bool) {
 		if cc.Comm == nil {
 			return waitSite{}, false // a default: the select never blocks
 		}
-		var recv ast.Expr
-		switch comm := cc.Comm.(type) {
-		case *ast.ExprStmt:
-			recv = comm.X
-		case *ast.AssignStmt:
-			if len(comm.Rhs) == 1 {
-				recv = comm.Rhs[0]
-			}
-		}
-		u, ok := astutil.Unparen(recv).(*ast.UnaryExpr)
+		u, ok := astutil.Unparen(commRecv(cc.Comm)).(*ast.UnaryExpr)
 		if !ok || u.Op != token.ARROW {
 			continue
 		}
