@@ -95,10 +95,10 @@
 // receiver or a parameter, a context field (a generated client's
 // r.ctx), a request, or a value with a Done() channel (a project's own
 // context-like type), or a method that gives out its receiver's context
-// (job.Context(), also of another package's type); or a done channel: a
-// chan struct{} field the package closes and elsewhere returns on (a
-// worker's w.stop), or a <-chan struct{} parameter (a stopCh); a ready
-// channel, closed and then only waited for, cancels nothing. A context that can
+// (job.Context(), also of another package's type); or a <-chan struct{}
+// parameter (a stopCh, the caller's cancellation as a ctx parameter is).
+// A chan struct{} field closed by the value's Close or Stop is its
+// lifetime, not a caller's cancellation, and is not taken. A context that can
 // never be done is left alone: context.Background(), context.TODO(),
 // context.WithoutCancel(x) and context.WithValue on any of them, a field
 // only ever given one, a request built with http.NewRequest; so is a

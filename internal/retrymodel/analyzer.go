@@ -65,8 +65,6 @@ type Result struct {
 	cancel *cancelIndex // cancel.go, built when first asked
 	// statusMemo: what StatusOf found for variables and functions (status.go).
 	statusMemo map[types.Object]StatusKind
-	// closed: the chan struct{} fields the package closes (donechan.go).
-	closed, stopsOn map[*types.Var]bool
 }
 
 // LayerOf returns the layer made by node n (a loop, label, recursive

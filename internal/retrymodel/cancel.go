@@ -185,9 +185,6 @@ func (r *Result) carrier(name string, t types.Type, v *types.Var, depth int) (Ca
 		if f.Name() == "_" || !r.fieldLive(f) {
 			continue
 		}
-		if r.closedField(f) {
-			return chanSource(name + "." + f.Name()), true
-		}
 		if src, ok := r.carrier(name+"."+f.Name(), f.Type(), nil, depth+1); ok {
 			return src, true
 		}

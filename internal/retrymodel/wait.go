@@ -450,3 +450,17 @@ func deref(t types.Type) types.Type {
 	}
 	return types.Unalias(t)
 }
+
+// commRecv returns the expression a select case's statement receives
+// with: <-ch in case <-ch: or case v, ok := <-ch:; nil for a send.
+func commRecv(comm ast.Stmt) ast.Expr {
+	switch st := comm.(type) {
+	case *ast.ExprStmt:
+		return st.X
+	case *ast.AssignStmt:
+		if len(st.Rhs) == 1 {
+			return st.Rhs[0]
+		}
+	}
+	return nil
+}

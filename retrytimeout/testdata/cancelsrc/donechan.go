@@ -6,9 +6,10 @@ import (
 	"time"
 )
 
-// A worker stopped through a done channel: Stop closes w.stop and Run
-// returns on it, so a retry inside the worker that sleeps without
-// selecting on w.stop keeps a stopped worker waiting.
+// Quiet: a worker stopped through a done channel field. Stop closes
+// p.stop and Run returns on it, but that is the worker's lifetime, not a
+// caller's cancellation: a retry that outlives it by one wait costs
+// nothing.
 type Poster struct {
 	url   string
 	stop  chan struct{}
@@ -36,7 +37,7 @@ func (p *Poster) Run() {
 }
 
 func (p *Poster) post(body string) bool {
-	for i := 0; i < 4; i++ {
+	for i := 0; i < 4; i++ { // want `attempt-only retry: retry loop makes 4 attempts`
 		resp, err := http.Post(p.url, "text/plain", nil)
 		if err == nil && resp.StatusCode < 500 {
 			resp.Body.Close()
@@ -45,7 +46,7 @@ func (p *Poster) post(body string) bool {
 		if err == nil {
 			resp.Body.Close()
 		}
-		time.Sleep(time.Duration(i+1) * time.Second) // want `wait ignores cancellation: time.Sleep in retry loop keeps waiting after p.stop is closed`
+		time.Sleep(time.Duration(rand.Int64N(int64(time.Second))))
 	}
 	return false
 }
@@ -67,8 +68,8 @@ func PostUntil(stopCh <-chan struct{}, url string) bool {
 }
 
 // Quiet as to cancellation: a ready channel (closed, then only waited for)
-// and a kick channel (never closed) cancel nothing. The retry has no bound
-// in time at all, which is a finding of its own.
+// and a kick channel (never closed) cancel nothing. The retries here have
+// no bound in time at all, which is a finding of its own.
 type Warmer struct {
 	url   string
 	ready chan struct{}
