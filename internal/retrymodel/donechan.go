@@ -11,4 +11,3 @@ package retrymodel
 func chanSource(name string) CancelSource {
 	return CancelSource{Name: name, Done: name, Chan: true}
 }
-
