@@ -45,6 +45,7 @@ import (
 	"golang.org/x/tools/go/analysis"
 
 	"github.com/retryvet/retryvet/analyzers"
+	"github.com/retryvet/retryvet/analyzers/retrystatus"
 	"github.com/retryvet/retryvet/internal/directive"
 	"github.com/retryvet/retryvet/internal/inputs"
 	"github.com/retryvet/retryvet/internal/retrymodel"
@@ -78,6 +79,9 @@ type Settings struct {
 	// Values is the values file to read instead of .retryvet.yml at the
 	// module root.
 	Values string `json:"values"`
+	// RetryLog turns on retrystatus's opt-in check for retries that record
+	// nothing (the command's -retrylog).
+	RetryLog bool `json:"retrylog"`
 }
 
 // Plugin is the registered linter plugin.
@@ -103,6 +107,11 @@ func New(conf any, only string) (*Plugin, error) {
 			return nil, fmt.Errorf("retryvet settings: p99 %q is not a positive duration (time.ParseDuration syntax, e.g. 30s)", s.P99)
 		}
 		p.p99 = d
+	}
+	if s.RetryLog {
+		if err := retrystatus.Analyzer.Flags.Set(retrystatus.RetryLogFlag, "true"); err != nil {
+			return nil, fmt.Errorf("retryvet settings: retrylog: %w", err)
+		}
 	}
 	if p.inputs, err = inputs.DiscoverValues(".", s.Values); err != nil {
 		return nil, fmt.Errorf("retryvet: %w", err)

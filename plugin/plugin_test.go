@@ -11,6 +11,7 @@ import (
 	"github.com/golangci/plugin-module-register/register"
 
 	"github.com/retryvet/retryvet/analyzers"
+	"github.com/retryvet/retryvet/analyzers/retrystatus"
 	"github.com/retryvet/retryvet/internal/retrymodel"
 	"github.com/retryvet/retryvet/internal/values"
 )
@@ -84,6 +85,15 @@ func TestSettings(t *testing.T) {
 	}
 	if d := retrymodel.DefaultP99(); d != 45*time.Second {
 		t.Errorf("p99 setting: default p99 %v, want 45s", d)
+	}
+
+	// retrylog: true turns on retrystatus's opt-in check.
+	defer retrystatus.Analyzer.Flags.Set(retrystatus.RetryLogFlag, "false")
+	if _, err := New(map[string]any{"retrylog": true}, ""); err != nil {
+		t.Fatal(err)
+	}
+	if f := retrystatus.Analyzer.Flags.Lookup(retrystatus.RetryLogFlag); f == nil || f.Value.String() != "true" {
+		t.Errorf("retrylog setting: retrystatus.retrylog is %v, want true", f)
 	}
 
 	p, err = New(map[string]any{"enable": []any{"doubleretry", "retrystatus"}}, "")

@@ -80,6 +80,21 @@
 //     when a later return gives an error of its own, and for a success
 //     verdict (true with a nil error).
 //
+// Off by default, with -retrylog (the analyzer flag
+// -retrystatus.retrylog, the golangci-lint plugin's retrylog setting):
+//
+//   - A retry decision nobody can see: a hand-rolled retry loop, or a
+//     retry-go / cenkalti/backoff call, that goes round again without a
+//     log line, a metric or a trace event in its retried region (or in a
+//     function of the package it calls), and without the hook the library
+//     offers (retry.OnRetry, backoff.RetryNotify, backoff.WithNotify).
+//     Quiet when anything on the way logs (log, slog, zap, zerolog,
+//     logrus, klog, logr, fmt's Print family, a Warnf or Infof on the
+//     project's own logger), counts or traces (Prometheus, OpenTelemetry,
+//     statsd, expvar), or calls a hook (onRetry, notify); options passed
+//     on as opts... may hold a hook and are quiet too. Clients and SDKs
+//     that retry inside are not reported.
+//
 // A classifier may return a tuple: in `retry, delay, err := classify(err)`
 // the first result is the decision. A bool variable the classifier assigns
 // more than once (retry := code/100 == 5; ...; retry = true) is followed

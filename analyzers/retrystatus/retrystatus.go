@@ -83,6 +83,7 @@ func run(pass *analysis.Pass) (any, error) {
 			ck.noClassifier(l, nil)
 			ck.stopsOnClient(l)
 			ck.dataCodes(l)
+			ck.unlogged(l) // retrylog.go, opt-in
 		}
 		ck.stopsAWSRetryer()
 		ck.polarity()
@@ -116,6 +117,7 @@ func run(pass *analysis.Pass) (any, error) {
 			ck.stopsOnClient(l)
 			ck.dataCodes(l)
 		}
+		ck.unlogged(l) // retrylog.go, opt-in
 	}
 	ck.stopsAWSRetryer()
 	ck.polarity()

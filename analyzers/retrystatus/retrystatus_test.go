@@ -90,3 +90,18 @@ func TestProvenance(t *testing.T) {
 	}
 	analysistest.Run(t, dir, retrystatus.Analyzer, "./shapes", "./grpccodes")
 }
+
+// TestRetryLog: the opt-in check for silent retries, on with the flag and
+// off without it (the other tests run with it off and want nothing of it).
+func TestRetryLog(t *testing.T) {
+	testmod.Download(t, "testdata")
+	dir, err := filepath.Abs("testdata")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := retrystatus.Analyzer.Flags.Set(retrystatus.RetryLogFlag, "true"); err != nil {
+		t.Fatal(err)
+	}
+	defer retrystatus.Analyzer.Flags.Set(retrystatus.RetryLogFlag, "false")
+	analysistest.Run(t, dir, retrystatus.Analyzer, "./retrylog")
+}

@@ -53,6 +53,10 @@ Flags:
 	-p99 DURATION
 		the p99 latency assumed for remote calls whose function has no
 		//retryvet:p99 directive (a directive wins), e.g. -p99=30s
+	-retrylog
+		also report retry loops and retry-go/backoff calls that go round again
+		without a log line, metric or trace event (off by default; the same as
+		-retrystatus.retrylog)
 	-test=false
 		leave _test.go files out
 	-c N
