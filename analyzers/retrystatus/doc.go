@@ -79,6 +79,22 @@
 //     first), inside a retry (dropping it to go round again is right),
 //     when a later return gives an error of its own, and for a success
 //     verdict (true with a nil error).
+//   - A circuit breaker that counts the caller's cancellation as a failure
+//     of the dependency (category breaker-counts-cancel): a sony/gobreaker
+//     (v1 or v2) breaker built in the package with Settings that set
+//     neither IsSuccessful nor IsExcluded, whose Execute runs a remote call
+//     on the caller's context (a context parameter, one derived from it,
+//     or the request's). Callers that give up fail healthy calls, and a
+//     few in a row open the breaker for every caller. The finding names
+//     the breaker, the context, where the Settings are, and when it opens
+//     (gobreaker's default: more than 5 consecutive failures); the fix
+//     adds an IsExcluded (v1: IsSuccessful) that leaves out
+//     context.Canceled and context.DeadlineExceeded. Quiet when either
+//     function is set (a classifier that counts only transient failures is
+//     the point of one), for an operation on a context of its own or with
+//     no remote call, and for Settings that come from elsewhere. Breakers
+//     built in another package, hystrix-go, failsafe-go and hand-rolled
+//     counters are not read yet.
 //
 // Off by default, with -retrylog (the analyzer flag
 // -retrystatus.retrylog, the golangci-lint plugin's retrylog setting):

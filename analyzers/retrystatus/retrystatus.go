@@ -87,6 +87,7 @@ func run(pass *analysis.Pass) (any, error) {
 		}
 		ck.stopsAWSRetryer()
 		ck.polarity()
+		ck.breakers() // breaker.go
 		return &Result{}, nil
 	}
 
@@ -121,6 +122,7 @@ func run(pass *analysis.Pass) (any, error) {
 	}
 	ck.stopsAWSRetryer()
 	ck.polarity()
+	ck.breakers() // breaker.go
 	ck.exportFacts()
 	return res, nil
 }

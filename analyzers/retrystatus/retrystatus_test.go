@@ -105,3 +105,18 @@ func TestRetryLog(t *testing.T) {
 	defer retrystatus.Analyzer.Flags.Set(retrystatus.RetryLogFlag, "false")
 	analysistest.Run(t, dir, retrystatus.Analyzer, "./retrylog")
 }
+
+// TestBreaker runs the circuit breakers (sony/gobreaker v1 and v2) that
+// count a caller's cancellation as a failure of the dependency, with their
+// suggested IsExcluded / IsSuccessful (breaker/breaker.go.golden), beside
+// breakers that exclude context errors, classify what they count, guard a
+// call on a context of their own or no remote call, or take their
+// Settings from the caller.
+func TestBreaker(t *testing.T) {
+	testmod.Download(t, "testdata")
+	dir, err := filepath.Abs("testdata")
+	if err != nil {
+		t.Fatal(err)
+	}
+	analysistest.RunWithSuggestedFixes(t, dir, retrystatus.Analyzer, "./breaker")
+}

@@ -55,10 +55,11 @@ type Result struct {
 	// ctxErr: loops whose classifier retries a context's error (ctxerr.go).
 	ctxErr map[*Layer]CtxErrAnswer
 	// ifaceImpls and depMeths serve Targets (iface.go).
-	ifaceImpls map[*types.Func][]*types.Func
-	depMeths   map[string][]*types.Func
-	localMeths map[string][]*types.Func
-	reissues   map[*Layer]*Reissue // retries without a loop (reissue.go)
+	ifaceImpls   map[*types.Func][]*types.Func
+	depMeths     map[string][]*types.Func
+	localMeths   map[string][]*types.Func
+	reissues     map[*Layer]*Reissue // retries without a loop (reissue.go)
+	breakerCalls []BreakerCall       // breaker.go, built when first asked
 
 	// writes: every variable's writes (written.go).
 	writes map[*types.Var]*written

@@ -1,0 +1,416 @@
+package retrymodel
+
+import (
+	"go/ast"
+	"go/constant"
+	"go/token"
+	"go/types"
+	"strings"
+
+	"golang.org/x/tools/go/ast/astutil"
+	"golang.org/x/tools/go/types/typeutil"
+)
+
+// This file holds the model's circuit breakers: what a breaker built in
+// this package counts as a failure of its dependency, and the calls that
+// run an operation through it. A breaker that counts a caller's own
+// cancellation switches the dependency off for every caller because a few
+// of them gave up (seed 000: "check what your circuit breaker counts").
+//
+// Known: sony/gobreaker v1 and v2 (NewCircuitBreaker, with a Settings
+// literal, or a Settings variable given one literal and field
+// assignments), stored in a variable, a struct field, a map, or returned
+// by a constructor of the package. Not known yet: breakers built in
+// another package (no fact carries them), afex/hystrix-go, failsafe-go and
+// mercari breakers, and hand-rolled failure counters.
+
+// A Breaker is a circuit breaker this package builds.
+type Breaker struct {
+	New  *ast.CallExpr     // gobreaker.NewCircuitBreaker(...)
+	Lit  *ast.CompositeLit // its Settings literal; nil when they are not one
+	Name string            // the Settings Name, when a constant
+	V2   bool              // gobreaker/v2: Settings has IsExcluded
+	// CountsAll: every non-nil error counts as a failure: the Settings
+	// set neither IsSuccessful nor IsExcluded (or an IsSuccessful that is
+	// err == nil and nothing else).
+	CountsAll bool
+	// Trip says when it opens: gobreaker's default ReadyToTrip (more than
+	// 5 consecutive failures), or "" for the Settings' own.
+	Trip string
+}
+
+// A BreakerCall runs an operation through a breaker: cb.Execute(op).
+type BreakerCall struct {
+	Call    *ast.CallExpr
+	Breaker *Breaker
+	Op      *ast.FuncLit // the operation, when a function literal
+	Func    ast.Node     // the function the call is in (FuncDecl or FuncLit)
+}
+
+// BreakerCalls returns the package's calls through breakers it builds
+// itself, in source order.
+func (r *Result) BreakerCalls() []BreakerCall {
+	if r.breakerCalls == nil {
+		r.breakerCalls = r.findBreakerCalls()
+	}
+	return r.breakerCalls
+}
+
+func gobreakerPkg(p *types.Package) (v2, ok bool) {
+	if p == nil {
+		return false, false
+	}
+	switch p.Path() {
+	case "github.com/sony/gobreaker":
+		return false, true
+	case "github.com/sony/gobreaker/v2":
+		return true, true
+	}
+	return false, false
+}
+
+func (r *Result) findBreakerCalls() []BreakerCall {
+	info := r.pass.TypesInfo
+	imports := false
+	for _, p := range r.pass.Pkg.Imports() {
+		if _, ok := gobreakerPkg(p); ok {
+			imports = true
+		}
+	}
+	if !imports {
+		return []BreakerCall{}
+	}
+	// held maps what a breaker is stored in (a variable or a field) to the
+	// breaker; ctors, functions of the package that return one.
+	held := map[types.Object]*Breaker{}
+	ctors := map[*types.Func]*Breaker{}
+	type site struct {
+		call  *ast.CallExpr
+		stack []ast.Node
+	}
+	var news, ctorCalls, executes []site
+	for _, f := range r.pass.Files {
+		var stack []ast.Node
+		ast.Inspect(f, func(n ast.Node) bool {
+			if n == nil {
+				stack = stack[:len(stack)-1]
+				return true
+			}
+			stack = append(stack, n)
+			call, ok := n.(*ast.CallExpr)
+			if !ok {
+				return true
+			}
+			fn, _ := typeutil.Callee(info, call).(*types.Func)
+			if fn == nil {
+				return true
+			}
+			fn = fn.Origin()
+			if _, ok := gobreakerPkg(fn.Pkg()); ok {
+				switch {
+				case recvName(fn) == "" && fn.Name() == "NewCircuitBreaker":
+					news = append(news, site{call, append([]ast.Node(nil), stack...)})
+				case recvName(fn) == "CircuitBreaker" && fn.Name() == "Execute":
+					executes = append(executes, site{call, append([]ast.Node(nil), stack...)})
+				}
+			} else if fn.Pkg() == r.pass.Pkg {
+				ctorCalls = append(ctorCalls, site{call, append([]ast.Node(nil), stack...)})
+			}
+			return true
+		})
+	}
+	// store records b under what the value of call is stored in.
+	store := func(call ast.Expr, stack []ast.Node, b *Breaker) {
+		for i := len(stack) - 2; i >= 0; i-- {
+			switch p := stack[i].(type) {
+			case *ast.ParenExpr:
+				continue
+			case *ast.AssignStmt:
+				for j, rhs := range p.Rhs {
+					if astutil.Unparen(rhs) == call && j < len(p.Lhs) && len(p.Lhs) == len(p.Rhs) {
+						if o := holderObj(info, p.Lhs[j]); o != nil {
+							held[o] = b
+						}
+					}
+				}
+			case *ast.ValueSpec:
+				for j, v := range p.Values {
+					if astutil.Unparen(v) == call && j < len(p.Names) {
+						if o := info.Defs[p.Names[j]]; o != nil {
+							held[o] = b
+						}
+					}
+				}
+			case *ast.KeyValueExpr:
+				if astutil.Unparen(p.Value) == call {
+					if id, ok := p.Key.(*ast.Ident); ok {
+						if o, ok := info.Uses[id].(*types.Var); ok && o.IsField() {
+							held[o] = b
+						}
+					}
+				}
+			case *ast.ReturnStmt:
+				node, fn := enclosingFunc(info, stack[:i])
+				if _, decl := node.(*ast.FuncDecl); decl && fn != nil && len(p.Results) == 1 {
+					ctors[fn.Origin()] = b // func newBreaker() *gobreaker.CircuitBreaker { return ... }
+				}
+			}
+			return
+		}
+	}
+	for _, s := range news {
+		b := r.breakerOf(s.call, s.stack)
+		if b == nil {
+			continue
+		}
+		store(s.call, s.stack, b)
+	}
+	for _, s := range ctorCalls {
+		if b := ctors[typeutil.Callee(info, s.call).(*types.Func).Origin()]; b != nil {
+			store(s.call, s.stack, b)
+		}
+	}
+	var out []BreakerCall
+	for _, s := range executes {
+		sel, ok := astutil.Unparen(s.call.Fun).(*ast.SelectorExpr)
+		if !ok || len(s.call.Args) != 1 {
+			continue
+		}
+		fnNode, _ := enclosingFunc(info, s.stack)
+		b := r.heldBreaker(sel.X, fnNode, held)
+		if b == nil {
+			continue
+		}
+		op, _ := astutil.Unparen(s.call.Args[0]).(*ast.FuncLit)
+		out = append(out, BreakerCall{Call: s.call, Breaker: b, Op: op, Func: fnNode})
+	}
+	if out == nil {
+		out = []BreakerCall{}
+	}
+	return out
+}
+
+// holderObj is the variable or field an assignment's left side names: v,
+// x.f, m[k] (the map's variable or field).
+func holderObj(info *types.Info, lhs ast.Expr) types.Object {
+	switch e := astutil.Unparen(lhs).(type) {
+	case *ast.Ident:
+		if o := info.Defs[e]; o != nil {
+			return o
+		}
+		return info.Uses[e]
+	case *ast.SelectorExpr:
+		return info.Uses[e.Sel]
+	case *ast.IndexExpr:
+		return holderObj(info, e.X)
+	}
+	return nil
+}
+
+// heldBreaker resolves the receiver of an Execute call to the breaker it
+// holds: a variable or field that one, m[k] of a map of them, or a local
+// assigned once from one of those.
+func (r *Result) heldBreaker(x ast.Expr, fnNode ast.Node, held map[types.Object]*Breaker) *Breaker {
+	info := r.pass.TypesInfo
+	for depth := 0; depth < 4; depth++ {
+		o := holderObj(info, x)
+		if o == nil {
+			return nil
+		}
+		if b := held[o]; b != nil {
+			return b
+		}
+		v, ok := o.(*types.Var)
+		if !ok || v.IsField() || fnNode == nil {
+			return nil
+		}
+		val, ok := singleAssign(info, fnNode, v, true)
+		if !ok {
+			return nil
+		}
+		x = val
+	}
+	return nil
+}
+
+// breakerOf reads what the breaker built by call counts.
+func (r *Result) breakerOf(call *ast.CallExpr, stack []ast.Node) *Breaker {
+	info := r.pass.TypesInfo
+	fn := typeutil.Callee(info, call).(*types.Func)
+	v2, _ := gobreakerPkg(fn.Pkg())
+	if len(call.Args) != 1 {
+		return nil
+	}
+	b := &Breaker{New: call, V2: v2}
+	arg := astutil.Unparen(call.Args[0])
+	if u, ok := arg.(*ast.UnaryExpr); ok && u.Op == token.AND {
+		arg = astutil.Unparen(u.X)
+	}
+	set := map[string]ast.Expr{}
+	switch a := arg.(type) {
+	case *ast.CompositeLit:
+		b.Lit = a
+	case *ast.Ident:
+		// st := gobreaker.Settings{...}; st.IsSuccessful = ...
+		v, _ := info.Uses[a].(*types.Var)
+		fnNode, _ := enclosingFunc(info, stack)
+		if v == nil || fnNode == nil {
+			return nil
+		}
+		val, ok := singleAssign(info, fnNode, v, false)
+		if !ok {
+			return nil
+		}
+		lit, ok := astutil.Unparen(val).(*ast.CompositeLit)
+		if !ok {
+			return nil
+		}
+		b.Lit = lit
+		ast.Inspect(fnNode, func(n ast.Node) bool {
+			as, ok := n.(*ast.AssignStmt)
+			if !ok {
+				return true
+			}
+			for i, lhs := range as.Lhs {
+				if sel, ok := lhs.(*ast.SelectorExpr); ok && i < len(as.Rhs) {
+					if id, ok := sel.X.(*ast.Ident); ok && info.Uses[id] == v {
+						set[sel.Sel.Name] = as.Rhs[i]
+					}
+				}
+			}
+			return true
+		})
+	default:
+		return nil // Settings from elsewhere: what they count is not known
+	}
+	for _, e := range b.Lit.Elts {
+		kv, ok := e.(*ast.KeyValueExpr)
+		if !ok {
+			return nil // positional Settings
+		}
+		if id, ok := kv.Key.(*ast.Ident); ok {
+			set[id.Name] = kv.Value
+		}
+	}
+	if n, ok := set["Name"]; ok {
+		if tv, ok := info.Types[n]; ok && tv.Value != nil && tv.Value.Kind() == constant.String {
+			b.Name = constant.StringVal(tv.Value)
+		}
+	}
+	b.CountsAll = unset(info, set["IsExcluded"]) && (unset(info, set["IsSuccessful"]) || onlyNilIsSuccess(info, set["IsSuccessful"]))
+	if unset(info, set["ReadyToTrip"]) {
+		b.Trip = "more than 5 consecutive failures"
+	}
+	return b
+}
+
+// unset reports a setting left out or set to nil.
+func unset(info *types.Info, e ast.Expr) bool { return e == nil || isNil(info, e) }
+
+// onlyNilIsSuccess reports an IsSuccessful literal whose body is
+// return err == nil: gobreaker's own default.
+func onlyNilIsSuccess(info *types.Info, e ast.Expr) bool {
+	lit, ok := astutil.Unparen(e).(*ast.FuncLit)
+	if !ok || len(lit.Body.List) != 1 {
+		return false
+	}
+	ret, ok := lit.Body.List[0].(*ast.ReturnStmt)
+	if !ok || len(ret.Results) != 1 {
+		return false
+	}
+	bin, ok := astutil.Unparen(ret.Results[0]).(*ast.BinaryExpr)
+	if !ok || bin.Op != token.EQL {
+		return false
+	}
+	return isNil(info, bin.Y) && !isNil(info, bin.X) || isNil(info, bin.X) && !isNil(info, bin.Y)
+}
+
+// Remote reports whether n (a function body) makes a remote call: a
+// primitive, a function whose summary is remote, or a client or SDK call
+// the model counts as a remote layer.
+func (r *Result) Remote(n ast.Node) bool {
+	found := false
+	ast.Inspect(n, func(x ast.Node) bool {
+		if found {
+			return false
+		}
+		call, ok := x.(*ast.CallExpr)
+		if !ok {
+			return true
+		}
+		if l := r.byNode[call]; l != nil && l.Remote == Yes {
+			found = true
+		} else if isRemoteCall(r.pass.TypesInfo, call) {
+			found = true
+		} else if fn := r.Callee(call); fn != nil {
+			if ff := r.Func(fn); ff != nil && ff.Remote {
+				found = true
+			}
+		}
+		return !found
+	})
+	return found
+}
+
+// CallerContext returns a context the operation op uses that comes from
+// the caller of fnNode (the function op is written in): a context
+// parameter, or one derived from it, or an *http.Request's Context(). The
+// name is as written at its first use in op.
+func (r *Result) CallerContext(op ast.Node, fnNode ast.Node) (string, bool) {
+	info := r.pass.TypesInfo
+	var name string
+	ast.Inspect(op, func(x ast.Node) bool {
+		if name != "" {
+			return false
+		}
+		switch e := x.(type) {
+		case *ast.Ident:
+			v, ok := info.Uses[e].(*types.Var)
+			if !ok || !IsContext(v.Type()) || v.IsField() {
+				return true
+			}
+			if op.Pos() <= v.Pos() && v.Pos() < op.End() {
+				return true // the operation's own context
+			}
+			_, root := r.CtxDerivation(e, fnNode)
+			if root != nil && isParamOf(info, root, fnNode) {
+				name = e.Name
+			}
+		case *ast.CallExpr:
+			if requestContext(info, e) {
+				name = types.ExprString(e)
+				return false
+			}
+		}
+		return true
+	})
+	return name, name != ""
+}
+
+// isParamOf reports whether v is a parameter of fnNode.
+func isParamOf(info *types.Info, v *types.Var, fnNode ast.Node) bool {
+	var ft *ast.FuncType
+	switch f := fnNode.(type) {
+	case *ast.FuncDecl:
+		ft = f.Type
+	case *ast.FuncLit:
+		ft = f.Type
+	default:
+		return false
+	}
+	for _, fld := range ft.Params.List {
+		for _, n := range fld.Names {
+			if info.Defs[n] == v {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// requestContext reports req.Context() on an *http.Request: the context
+// of the request being served, which ends when its client goes away.
+func requestContext(info *types.Info, call *ast.CallExpr) bool {
+	fn, ok := typeutil.Callee(info, call).(*types.Func)
+	return ok && fn.Pkg() != nil && fn.Pkg().Path() == "net/http" && fn.Name() == "Context" && strings.HasSuffix(recvName(fn), "Request")
+}
