@@ -26,7 +26,8 @@ func isRemoteCall(info *types.Info, call *ast.CallExpr) bool {
 //     Read/Write of a net.Conn and of the net and crypto/tls connections,
 //     tls.Dial*, a TLS handshake;
 //   - an HTTP request (net/http Client.Do/Get/Post/Head/PostForm, the
-//     package functions, a RoundTripper's RoundTrip);
+//     package functions, a RoundTripper's RoundTrip, a method of any
+//     interface shaped Do(*http.Request) (*http.Response, error): httpDoer);
 //   - a gRPC call (ClientConn Invoke/NewStream, a generated client's
 //     method: a method whose last parameter is ...grpc.CallOption);
 //   - a database driver's conversation (database/sql/driver's connection,
@@ -97,6 +98,9 @@ func remotePrimitive(fn *types.Func) bool {
 			return recv != "" && takesContext(fn)
 		}
 	}
+	if httpDoer(fn) {
+		return true
+	}
 	// Generated gRPC clients: a method whose last parameter is ...grpc.CallOption.
 	if sig, ok := fn.Type().(*types.Signature); ok && sig.Variadic() && sig.Recv() != nil {
 		last := sig.Params().At(sig.Params().Len() - 1).Type()
@@ -105,6 +109,25 @@ func remotePrimitive(fn *types.Func) bool {
 		}
 	}
 	return false
+}
+
+// httpDoer reports a method of an interface that takes an *http.Request
+// and returns an *http.Response and an error: the HTTPDoer / HTTPClient
+// interface a client declares so that callers can hand it an
+// *http.Client (go-openai's HTTPDoer, retryablehttp-style wrappers). A
+// call of it sends the request, whatever implements it. A concrete
+// method of that shape is read from its own body instead.
+func httpDoer(fn *types.Func) bool {
+	sig, ok := fn.Type().(*types.Signature)
+	if !ok || sig.Recv() == nil || !types.IsInterface(sig.Recv().Type()) {
+		return false
+	}
+	if sig.Params().Len() != 1 || sig.Results().Len() != 2 || !isErrorType(sig.Results().At(1).Type()) {
+		return false
+	}
+	in, ok := sig.Params().At(0).Type().(*types.Pointer)
+	out, ok2 := sig.Results().At(0).Type().(*types.Pointer)
+	return ok && ok2 && namedIs(in.Elem(), "net/http", "Request") && namedIs(out.Elem(), "net/http", "Response")
 }
 
 // remoteClientPkgs are the client packages (and their subpackages) whose
