@@ -95,6 +95,16 @@
 //     no remote call, and for Settings that come from elsewhere. Breakers
 //     built in another package, hystrix-go, failsafe-go and hand-rolled
 //     counters are not read yet.
+//   - A retry whose operation opens a stream and hands it on unread
+//     (category stream-error): a remote call in the retried region returns
+//     a stream (a value with Recv() (T, error), or Next() bool and
+//     Err() error: go-openai's CreateChatCompletionStream, openai-go's and
+//     anthropic-sdk-go's ssestream.Stream, a generated gRPC client stream)
+//     that the region neither reads nor hands to a function, and returns
+//     it or keeps it for after the loop. Errors that arrive after the 200
+//     (an error event, a connection dropped mid-answer) then reach a Recv
+//     that nothing retries. Quiet when the region reads the stream, and
+//     when a caller in the package opens it inside a retry of its own.
 //
 // Off by default, with -retrylog (the analyzer flag
 // -retrystatus.retrylog, the golangci-lint plugin's retrylog setting):

@@ -84,6 +84,7 @@ func run(pass *analysis.Pass) (any, error) {
 			ck.stopsOnClient(l)
 			ck.dataCodes(l)
 			ck.unlogged(l) // retrylog.go, opt-in
+			ck.streams(l)  // stream.go
 		}
 		ck.stopsAWSRetryer()
 		ck.polarity()
@@ -119,6 +120,7 @@ func run(pass *analysis.Pass) (any, error) {
 			ck.dataCodes(l)
 		}
 		ck.unlogged(l) // retrylog.go, opt-in
+		ck.streams(l)  // stream.go
 	}
 	ck.stopsAWSRetryer()
 	ck.polarity()

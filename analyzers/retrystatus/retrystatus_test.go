@@ -120,3 +120,16 @@ func TestBreaker(t *testing.T) {
 	}
 	analysistest.RunWithSuggestedFixes(t, dir, retrystatus.Analyzer, "./breaker")
 }
+
+// TestStream runs retries that open a stream (go-openai's
+// CreateChatCompletionStream) and hand it on unread, so errors after the
+// 200 are never retried, beside retries that read the stream inside the
+// retried region and a stream returned to a caller that retries it.
+func TestStream(t *testing.T) {
+	testmod.Download(t, "testdata")
+	dir, err := filepath.Abs("testdata")
+	if err != nil {
+		t.Fatal(err)
+	}
+	analysistest.Run(t, dir, retrystatus.Analyzer, "./stream")
+}

@@ -12,6 +12,7 @@ require (
 	github.com/hashicorp/go-retryablehttp v0.7.8
 	github.com/openai/openai-go/v3 v3.98.0
 	github.com/pkg/errors v0.9.1
+	github.com/sashabaranov/go-openai v1.43.0
 	github.com/sethvargo/go-retry v0.5.0
 	github.com/sony/gobreaker v1.0.0
 	github.com/sony/gobreaker/v2 v2.4.0
