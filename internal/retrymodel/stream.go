@@ -18,7 +18,9 @@ import (
 // reports errors: Recv() (T, error) (go-openai's streams, generated gRPC
 // client streams) or Next() bool with Err() error (openai-go's and
 // anthropic-sdk-go's ssestream.Stream). Provenance by the value's method
-// set, not by package: any client whose stream has that shape counts.
+// set, not by package: any client whose stream has that shape counts. A
+// value with a Scan method is a row cursor (sql.Rows, pgx.Rows), whose
+// mid-result failures a query retry rightly leaves to its reader.
 
 // A StreamOpen is a remote call in a retry layer's retried region that
 // opens a stream which the region never reads.
@@ -106,6 +108,9 @@ func streamRead(t types.Type) (string, bool) {
 	}
 	if sig := sigOf("Recv"); sig != nil && sig.Params().Len() == 0 && sig.Results().Len() == 2 && isErrorType(sig.Results().At(1).Type()) {
 		return "Recv", true
+	}
+	if sigOf("Scan") != nil {
+		return "", false // a row cursor (database/sql, pgx): its rows are not events
 	}
 	next, errm := sigOf("Next"), sigOf("Err")
 	if next != nil && errm != nil && next.Params().Len() == 0 && next.Results().Len() == 1 &&

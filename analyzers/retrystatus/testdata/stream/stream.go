@@ -5,6 +5,7 @@ package stream
 
 import (
 	"context"
+	"database/sql"
 	"errors"
 	"io"
 	"time"
@@ -35,7 +36,7 @@ func pause(ctx context.Context, attempt int) error {
 func openStream(ctx context.Context, c *openai.Client, req openai.ChatCompletionRequest) (*openai.ChatCompletionStream, error) {
 	var lastErr error
 	for attempt := 0; attempt < 3; attempt++ {
-		stream, err := c.CreateChatCompletionStream(ctx, req) // want `retry loop at stream/stream.go:37 retries opening the stream \(c.CreateChatCompletionStream\) but never reads it: errors that arrive after the response starts \(an error event, a connection dropped mid-answer\) come from stream.Recv\(\) in the caller, after the return at stream/stream.go:40 and are never retried, so the caller gets a truncated answer; read the stream inside the retried region and retry on its error before any output is passed on`
+		stream, err := c.CreateChatCompletionStream(ctx, req) // want `retry loop at stream/stream.go:38 retries opening the stream \(c.CreateChatCompletionStream\) but never reads it: errors that arrive after the response starts \(an error event, a connection dropped mid-answer\) come from stream.Recv\(\) in the caller, after the return at stream/stream.go:41 and are never retried, so the caller gets a truncated answer; read the stream inside the retried region and retry on its error before any output is passed on`
 		if err == nil {
 			return stream, nil
 		}
@@ -162,4 +163,24 @@ func Complete(ctx context.Context, c *openai.Client, req openai.ChatCompletionRe
 		}
 	}
 	return "", lastErr
+}
+
+// Quiet: a row cursor (it has Scan) is no event stream: a query retry
+// leaves a failure mid-result to the reader.
+func Query(ctx context.Context, db *sql.DB) (*sql.Rows, error) {
+	var lastErr error
+	for attempt := 0; attempt < 3; attempt++ {
+		rows, err := db.QueryContext(ctx, "SELECT id FROM jobs")
+		if err == nil {
+			return rows, nil
+		}
+		if errors.Is(err, sql.ErrConnDone) {
+			return nil, err
+		}
+		lastErr = err
+		if err := pause(ctx, attempt); err != nil {
+			return nil, err
+		}
+	}
+	return nil, lastErr
 }
