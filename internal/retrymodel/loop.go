@@ -446,6 +446,10 @@ func (p *pkgCtx) keepRetried(loop ast.Node, body *ast.BlockStmt, cond ast.Expr, 
 				retried[v] = true // if !shouldRetry(resp, err) { break }
 				return false
 			}
+			if p.failurePred(ifs.Cond, t) && p.continuesOrWaits(ifs.Body, loop) {
+				retried[v] = true // if shouldRetry(resp, err) { wait; continue }
+				return false
+			}
 			c := p.condIs(ifs.Cond, t, false)
 			if c == unknownPath && p.ifStatusTest(ifs, t) && (p.continuesOrWaits(ifs.Body, loop) || p.blockLeavesAny(ifs.Body)) {
 				retried[v] = true // a status test of no visible direction
@@ -637,6 +641,16 @@ func (p *pkgCtx) condIs(cond ast.Expr, s *loopShape, _ bool) path {
 		}
 	case *ast.UnaryExpr:
 		if c.Op == token.NOT {
+			if call, ok := astutil.Unparen(c.X).(*ast.CallExpr); ok && p.resultPred(call, s) {
+				// !transient(resp) holds for a success; !done(resp) for a failure.
+				switch p.condIs(call, s, false) {
+				case failurePath:
+					return successPath
+				case successPath:
+					return failurePath
+				}
+				return unknownPath
+			}
 			switch p.condIs(c.X, s, false) {
 			case successPath:
 				return failurePath
@@ -655,8 +669,35 @@ func (p *pkgCtx) condIs(cond ast.Expr, s *loopShape, _ bool) path {
 		if sel, ok := c.Fun.(*ast.SelectorExpr); ok && p.mentionsErr(sel.X, s) {
 			return failurePath
 		}
+		// transient(resp), done(resp): a classifier of this package handed
+		// the response, by what it answers for a successful one.
+		if p.resultPred(c, s) {
+			switch p.predOnSuccess(typeutil.StaticCallee(p.info, c)) {
+			case No:
+				return failurePath
+			case Yes:
+				return successPath
+			}
+		}
 	}
 	return unknownPath
+}
+
+// resultPred reports a call of a function of this package handed the
+// operation's results but not its error.
+func (p *pkgCtx) resultPred(c *ast.CallExpr, s *loopShape) bool {
+	fn := typeutil.StaticCallee(p.info, c)
+	if fn == nil || fn.Pkg() != p.pass.Pkg {
+		return false
+	}
+	res := false
+	for _, a := range c.Args {
+		if p.mentionsErr(a, s) {
+			return false
+		}
+		res = res || p.mentionsResult(a, s)
+	}
+	return res
 }
 
 // nonEmpty reports a test that a result is not empty: out != "",

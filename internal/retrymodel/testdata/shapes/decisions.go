@@ -96,3 +96,65 @@ func helperClassifier(ctx context.Context) (*http.Response, error) {
 	}
 	return resp, err
 }
+
+// A classifier of the response alone, after the send's error has returned:
+// true for a response to retry (false for a success), or true for a
+// success, negated.
+func retryableStatus(resp *http.Response) bool {
+	return resp.StatusCode == http.StatusTooManyRequests || resp.StatusCode >= 500
+}
+
+func answered(resp *http.Response) bool { return resp.StatusCode < 300 }
+
+func statusHelper(ctx context.Context) (*http.Response, error) {
+	for attempt := 0; attempt < 4; attempt++ { // want `retry loop: attempts=4 waits=1s,1s,1s jitter=no deadline=no cancellable=no retryafter=no`
+		resp, err := do(ctx)
+		if err != nil {
+			return nil, err
+		}
+		if retryableStatus(resp) {
+			resp.Body.Close()
+			time.Sleep(time.Second)
+			continue
+		}
+		return resp, nil
+	}
+	return nil, errBusy
+}
+
+func negatedHelper(ctx context.Context) (*http.Response, error) {
+	for attempt := 0; attempt < 3; attempt++ { // want `retry loop: attempts=3 waits=2s,2s jitter=no deadline=no cancellable=no retryafter=no`
+		resp, err := do(ctx)
+		if err != nil {
+			return nil, err
+		}
+		if !answered(resp) {
+			resp.Body.Close()
+			time.Sleep(2 * time.Second)
+			continue
+		}
+		return resp, nil
+	}
+	return nil, errBusy
+}
+
+type job struct{ State string }
+
+func fetchJob(ctx context.Context) (*job, error) { return &job{}, nil }
+
+func finished(j *job) bool { return j.State == "done" }
+
+// Quiet: a poll until the job is done, through a helper of its state.
+func pollHelper(ctx context.Context) (*job, error) {
+	for {
+		j, err := fetchJob(ctx)
+		if err != nil {
+			return nil, err
+		}
+		if !finished(j) {
+			time.Sleep(time.Second)
+			continue
+		}
+		return j, nil
+	}
+}
