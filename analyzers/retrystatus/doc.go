@@ -105,6 +105,24 @@
 //     (an error event, a connection dropped mid-answer) then reach a Recv
 //     that nothing retries. Quiet when the region reads the stream, and
 //     when a caller in the package opens it inside a retry of its own.
+//   - A retry loop that goes round again with the failed attempt's HTTP
+//     response unclosed (category dropped-response): net/http returns a
+//     connection to its pool only once the body is closed or read to EOF,
+//     so while the dependency keeps failing every retry opens another
+//     connection and one call holds up to one per attempt (the last is
+//     not counted when the code after the loop gets it). The send is
+//     net/http's own (Client.Do/Get/Post/PostForm, a RoundTrip) or a
+//     method of an interface shaped Do(*http.Request) (*http.Response,
+//     error); the path to the next attempt (a continue, or the end of the
+//     body) is one on which the send may have succeeded and the response
+//     is only read for its status, header or other fields, here or in a
+//     classifier of the package handed it. Quiet when the body is closed,
+//     read or mentioned at all on the way, when the response is handed to
+//     any other function, returned or stored, when the previous attempt's
+//     response is closed before the next send, and for failed sends (a nil
+//     response). A defer resp.Body.Close() in the loop body is quiet too,
+//     though it holds every connection until the function returns. The fix
+//     closes the body at the top of the branch that continues.
 //
 // Off by default, with -retrylog (the analyzer flag
 // -retrystatus.retrylog, the golangci-lint plugin's retrylog setting):

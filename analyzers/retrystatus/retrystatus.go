@@ -83,8 +83,9 @@ func run(pass *analysis.Pass) (any, error) {
 			ck.noClassifier(l, nil)
 			ck.stopsOnClient(l)
 			ck.dataCodes(l)
-			ck.unlogged(l) // retrylog.go, opt-in
-			ck.streams(l)  // stream.go
+			ck.unlogged(l)         // retrylog.go, opt-in
+			ck.streams(l)          // stream.go
+			ck.droppedResponses(l) // bodyleak.go
 		}
 		ck.stopsAWSRetryer()
 		ck.polarity()
@@ -119,8 +120,9 @@ func run(pass *analysis.Pass) (any, error) {
 			ck.stopsOnClient(l)
 			ck.dataCodes(l)
 		}
-		ck.unlogged(l) // retrylog.go, opt-in
-		ck.streams(l)  // stream.go
+		ck.unlogged(l)         // retrylog.go, opt-in
+		ck.streams(l)          // stream.go
+		ck.droppedResponses(l) // bodyleak.go
 	}
 	ck.stopsAWSRetryer()
 	ck.polarity()

@@ -133,3 +133,12 @@ func TestStream(t *testing.T) {
 	}
 	analysistest.Run(t, dir, retrystatus.Analyzer, "./stream")
 }
+
+func TestDroppedResponse(t *testing.T) {
+	testmod.Download(t, "testdata")
+	dir, err := filepath.Abs("testdata")
+	if err != nil {
+		t.Fatal(err)
+	}
+	analysistest.RunWithSuggestedFixes(t, dir, retrystatus.Analyzer, "./dropresp")
+}
