@@ -446,10 +446,6 @@ func (p *pkgCtx) keepRetried(loop ast.Node, body *ast.BlockStmt, cond ast.Expr, 
 				retried[v] = true // if !shouldRetry(resp, err) { break }
 				return false
 			}
-			if p.failurePred(ifs.Cond, t) && p.continuesOrWaits(ifs.Body, loop) {
-				retried[v] = true // if shouldRetry(resp, err) { wait; continue }
-				return false
-			}
 			c := p.condIs(ifs.Cond, t, false)
 			if c == unknownPath && p.ifStatusTest(ifs, t) && (p.continuesOrWaits(ifs.Body, loop) || p.blockLeavesAny(ifs.Body)) {
 				retried[v] = true // a status test of no visible direction
@@ -463,7 +459,7 @@ func (p *pkgCtx) keepRetried(loop ast.Node, body *ast.BlockStmt, cond ast.Expr, 
 			case failurePath:
 				if !p.mentionsErr(ifs.Cond, t) && v != nil {
 					// A status test: it retries v's call when its branch goes on.
-					if (p.statusTest(ifs.Cond, t) || p.flagRetries(ifs.Cond, t)) && p.continuesOrWaits(ifs.Body, loop) {
+					if (p.statusTest(ifs.Cond, t) || p.flagRetries(ifs.Cond, t) || p.predTest(ifs.Cond, t)) && p.continuesOrWaits(ifs.Body, loop) {
 						retried[v] = true
 					}
 					return true
@@ -681,6 +677,17 @@ func (p *pkgCtx) condIs(cond ast.Expr, s *loopShape, _ bool) path {
 		}
 	}
 	return unknownPath
+}
+
+// predTest reports a condition that is a result classifier's answer,
+// negated or not: transient(resp), !answered(resp).
+func (p *pkgCtx) predTest(cond ast.Expr, s *loopShape) bool {
+	cond = astutil.Unparen(cond)
+	if u, ok := cond.(*ast.UnaryExpr); ok && u.Op == token.NOT {
+		cond = astutil.Unparen(u.X)
+	}
+	c, ok := cond.(*ast.CallExpr)
+	return ok && p.resultPred(c, s)
 }
 
 // resultPred reports a call of a function of this package handed the

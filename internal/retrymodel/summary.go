@@ -368,20 +368,6 @@ func (p *pkgCtx) leavesPred(cond ast.Expr, s *loopShape) bool {
 	return uses && p.predOnSuccess(fn) == want
 }
 
-// failurePred reports a condition that holds only when the operation
-// failed, by a classifier helper of this package: shouldRetry(resp, err)
-// (false on success) or !done(resp, err) (true on success).
-func (p *pkgCtx) failurePred(cond ast.Expr, s *loopShape) bool {
-	cond = astutil.Unparen(cond)
-	if u, ok := cond.(*ast.UnaryExpr); ok && u.Op == token.NOT {
-		return p.leavesPred(u.X, s)
-	}
-	if _, ok := cond.(*ast.CallExpr); !ok {
-		return false
-	}
-	return p.leavesPred(&ast.UnaryExpr{OpPos: cond.Pos(), Op: token.NOT, X: cond}, s)
-}
-
 // waitHelper summarises a helper that waits a duration it computes: from
 // its parameters (time.Second << attempt), its receiver's fields
 // (p.base * n) or constants. The helper must do nothing else that can
