@@ -9,9 +9,9 @@ import (
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/analysis/passes/inspect"
 
-	"github.com/retryvet/retryvet/analyzers/expiredctx"
 	"github.com/retryvet/retryvet/internal/analysisdoc"
 	"github.com/retryvet/retryvet/internal/directive"
+	"github.com/retryvet/retryvet/internal/effects"
 	"github.com/retryvet/retryvet/internal/retrymodel"
 )
 
@@ -28,7 +28,7 @@ var Analyzer = &analysis.Analyzer{
 	Doc:      analysisdoc.Extract(doc, Name),
 	URL:      analysisdoc.URL(Name),
 	Run:      directive.Filter(Name, run),
-	Requires: []*analysis.Analyzer{inspect.Analyzer, retrymodel.Analyzer, expiredctx.Analyzer},
+	Requires: []*analysis.Analyzer{inspect.Analyzer, retrymodel.Analyzer, effects.Analyzer},
 }
 
 func run(pass *analysis.Pass) (any, error) {

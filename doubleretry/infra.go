@@ -10,7 +10,7 @@ import (
 
 	"golang.org/x/tools/go/analysis"
 
-	"github.com/retryvet/retryvet/analyzers/expiredctx"
+	"github.com/retryvet/retryvet/internal/effects"
 	"github.com/retryvet/retryvet/internal/infra"
 	"github.com/retryvet/retryvet/internal/retrymodel"
 )
@@ -37,7 +37,7 @@ func infraRetries(pass *analysis.Pass, res *retrymodel.Result) {
 	if cfg == nil || len(cfg.Routes) == 0 {
 		return
 	}
-	writes, _ := pass.ResultOf[expiredctx.Analyzer].(*expiredctx.Writes)
+	writes, _ := pass.ResultOf[effects.Analyzer].(*effects.Result)
 	c := &checker{pass: pass, res: res, byPosn: make(map[string]*retrymodel.Layer)}
 	for _, l := range append(append([]*retrymodel.Layer(nil), res.Layers...), res.HelperLayers...) {
 		c.byPosn[retrymodel.Shorten(pass.Fset, l.Pos)] = l
@@ -166,7 +166,7 @@ func (c *checker) reportRoute(reg infra.Registration, rt *infra.Route, ch retrym
 }
 
 // reportWrite: a retried request runs the handler's write again.
-func (c *checker) reportWrite(reg infra.Registration, rt *infra.Route, w expiredctx.Write) {
+func (c *checker) reportWrite(reg infra.Registration, rt *infra.Route, w *effects.Write) {
 	method := reg.Method
 	if method == "" {
 		method = "any method"

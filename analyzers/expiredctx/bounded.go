@@ -10,6 +10,7 @@ import (
 	"golang.org/x/tools/go/ast/astutil"
 	"golang.org/x/tools/go/types/typeutil"
 
+	"github.com/retryvet/retryvet/internal/effects"
 	"github.com/retryvet/retryvet/internal/retrymodel"
 )
 
@@ -39,7 +40,7 @@ func (c *checker) bounded() []*expiry {
 		inspectOwn(body, func(n ast.Node) {
 			switch n := n.(type) {
 			case *ast.AssignStmt:
-				if s, ok := c.ctxSetOf(n); ok && s.deadline && !s.ref.sel {
+				if s, ok := c.ctxSetOf(n); ok && s.deadline && !s.ref.Sel {
 					sets = append(sets, s)
 				}
 			case *ast.CallExpr:
@@ -52,7 +53,7 @@ func (c *checker) bounded() []*expiry {
 				d = "deadline of " + s.dur
 			}
 			for _, call := range calls {
-				if call.Pos() <= s.pos || c.contextFunc(call) != "" || !returnsError(c.info, call) {
+				if call.Pos() <= s.pos || effects.ContextFunc(c.info, call) != "" || !returnsError(c.info, call) {
 					continue
 				}
 				given := c.givenCall(call, s) // call, or the call of its chain given ctx: Do(ctx) in op.Do(ctx).Err()
@@ -65,14 +66,14 @@ func (c *checker) bounded() []*expiry {
 					out = append(out, &expiry{
 						ctx: s.ref, start: branch.Pos(), end: branch.End(), after: s.pos, check: call.Pos(),
 						rank: 4, bounded: given, boundedStore: store,
-						when: fmt.Sprintf(" after %s failed on it: %s", calleeText(given), ran),
+						when: fmt.Sprintf(" after %s failed on it: %s", effects.CalleeText(given), ran),
 					})
 				}
 				for _, span := range c.uncheckedSpans(body, call) { // pending.go
 					out = append(out, &expiry{
 						ctx: s.ref, start: span[0], end: span[1], after: s.pos, check: call.Pos(),
 						rank: 4, bounded: given, boundedStore: store,
-						when: fmt.Sprintf(" before the error of %s is checked: %s", calleeText(given), ran),
+						when: fmt.Sprintf(" before the error of %s is checked: %s", effects.CalleeText(given), ran),
 					})
 				}
 			}
@@ -85,18 +86,18 @@ func (c *checker) bounded() []*expiry {
 // a read of a well-known store, or the store an interface method's
 // implementation writes to; "" when not known.
 func (c *checker) storeOf(call *ast.CallExpr) string {
-	if w := c.classify(call); w != nil {
-		return w.store
+	if w := c.writes.Classify(call); w != nil {
+		return w.Store
 	}
 	fn, ok := typeutil.Callee(c.info, call).(*types.Func)
 	if !ok || fn.Pkg() == nil {
 		return ""
 	}
 	fn = fn.Origin()
-	if _, table := known(fn.Pkg().Path(), recvName(fn), fn.Name(), call, c.info); table {
+	if _, table := effects.Known(fn.Pkg().Path(), effects.RecvName(fn), fn.Name(), call, c.info); table {
 		return fn.Pkg().Path()
 	}
-	if _, f := c.implFact(fn); f != nil {
+	if _, f := c.writes.ImplFact(fn); f != nil {
 		return f.Store
 	}
 	return ""
@@ -109,7 +110,7 @@ func (c *checker) storeOf(call *ast.CallExpr) string {
 func (c *checker) givenCall(call *ast.CallExpr, s ctxSet) *ast.CallExpr {
 	for depth := 0; depth < 4; depth++ {
 		for _, a := range call.Args {
-			if tv, ok := c.info.Types[a]; ok && retrymodel.IsContext(tv.Type) && c.descends(a, s.ref, call.Pos(), s.pos, 0) {
+			if tv, ok := c.info.Types[a]; ok && retrymodel.IsContext(tv.Type) && c.flow.Descends(a, s.ref, call.Pos(), s.pos, 0) {
 				return call
 			}
 		}
@@ -212,12 +213,12 @@ func returnsError(info *types.Info, call *ast.CallExpr) bool {
 // sameBackend reports whether the bounded call of e and the write w go
 // to the same backend: the same client (r.client.Get, then
 // r.client.Status().Update), or the same store package.
-func sameBackend(e *expiry, w *write) bool {
-	ra, rb := recvRoot(e.bounded), recvRoot(w.call)
+func sameBackend(e *expiry, w *effects.Write) bool {
+	ra, rb := recvRoot(e.bounded), recvRoot(w.Call)
 	if ra != "" && ra == rb {
 		return true
 	}
-	return e.boundedStore != "" && e.boundedStore == w.store
+	return e.boundedStore != "" && e.boundedStore == w.Store
 }
 
 // recvRoot renders the receiver a method call starts from, up to its first

@@ -7,6 +7,8 @@ import (
 
 	"golang.org/x/tools/go/ast/astutil"
 	"golang.org/x/tools/go/types/typeutil"
+
+	"github.com/retryvet/retryvet/internal/effects"
 )
 
 // This file finds the deadlines a function's callers put on its context:
@@ -99,7 +101,7 @@ func (c *checker) callerSets() map[ast.Node][]ctxSet {
 		var out []ctxSet
 		inspectOwn(fnBody(fnNode), func(n ast.Node) {
 			if as, ok := n.(*ast.AssignStmt); ok {
-				if s, ok := c.ctxSetOf(as); ok && s.deadline && !s.ref.sel {
+				if s, ok := c.ctxSetOf(as); ok && s.deadline && !s.ref.Sel {
 					out = append(out, s)
 				}
 			}
@@ -144,7 +146,7 @@ func (c *checker) callerSets() map[ast.Node][]ctxSet {
 			dur = "" // callers differ: the deadline is not one number
 		}
 		c.byCaller[fd] = append(c.byCaller[fd], ctxSet{
-			ref: ctxRef{v: param, text: param.Name()}, pos: fd.Body.Lbrace,
+			ref: effects.Ref{V: param, Text: param.Name()}, pos: fd.Body.Lbrace,
 			deadline: true, dur: dur, by: by, setAt: first.pos,
 		})
 	}
@@ -157,7 +159,7 @@ func (c *checker) callerSets() map[ast.Node][]ctxSet {
 func (c *checker) callerDeadline(arg ast.Expr, pos token.Pos, funcs []ast.Node, deadlines func(ast.Node) []ctxSet) (*ctxSet, string) {
 	for _, f := range funcs {
 		for _, s := range deadlines(f) {
-			if s.pos < pos && c.descends(arg, s.ref, pos, s.pos, 0) {
+			if s.pos < pos && c.flow.Descends(arg, s.ref, pos, s.pos, 0) {
 				s := s
 				return &s, funcName(f)
 			}

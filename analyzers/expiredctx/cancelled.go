@@ -12,6 +12,8 @@ import (
 	"golang.org/x/tools/go/ast/astutil"
 	"golang.org/x/tools/go/cfg"
 	"golang.org/x/tools/go/types/typeutil"
+
+	"github.com/retryvet/retryvet/internal/effects"
 )
 
 // This file holds the second rule: a call given a context after that
@@ -27,10 +29,10 @@ import (
 // WithTimeout, WithDeadline and their Cause forms) in a function's own code.
 type cancelSite struct {
 	stmt   *ast.AssignStmt
-	ctx    *types.Var // a local variable or parameter
-	cancel ctxRef     // a local variable, or a field (n.waitCancel)
-	base   string     // for a field: the text of the value holding it ("n")
-	made   string     // the context function, for the message
+	ctx    *types.Var  // a local variable or parameter
+	cancel effects.Ref // a local variable, or a field (n.waitCancel)
+	base   string      // for a field: the text of the value holding it ("n")
+	made   string      // the context function, for the message
 }
 
 // flowState is what holds on every path to a point of the graph.
@@ -118,7 +120,7 @@ func (c *checker) cancelSiteOf(as *ast.AssignStmt) *cancelSite {
 	if !ok {
 		return nil
 	}
-	made := c.contextFunc(call)
+	made := effects.ContextFunc(c.info, call)
 	switch made {
 	case "WithCancel", "WithCancelCause", "WithTimeout", "WithTimeoutCause", "WithDeadline", "WithDeadlineCause":
 	default:
@@ -139,9 +141,9 @@ func (c *checker) cancelSiteOf(as *ast.AssignStmt) *cancelSite {
 		if cv == nil || l.Name == "_" {
 			return nil
 		}
-		s.cancel = ctxRef{v: cv, text: l.Name}
+		s.cancel = effects.Ref{V: cv, Text: l.Name}
 	case *ast.SelectorExpr:
-		r, ok := c.refOf(l)
+		r, ok := c.flow.RefOf(l)
 		if !ok {
 			return nil
 		}
@@ -173,7 +175,7 @@ func (c *checker) trackable(body *ast.BlockStmt, s *cancelSite) bool {
 		switch n := n.(type) {
 		case *ast.UnaryExpr:
 			if n.Op == token.AND {
-				if id, isID := astutil.Unparen(n.X).(*ast.Ident); isID && (c.varOf(id) == s.ctx || !s.cancel.sel && c.varOf(id) == s.cancel.v) {
+				if id, isID := astutil.Unparen(n.X).(*ast.Ident); isID && (c.varOf(id) == s.ctx || !s.cancel.Sel && c.varOf(id) == s.cancel.V) {
 					ok = false
 				}
 			}
@@ -233,12 +235,12 @@ func (c *checker) isCtxLhs(l ast.Expr, s *cancelSite) bool {
 }
 
 func (c *checker) isCancelLhs(l ast.Expr, s *cancelSite) bool {
-	if s.cancel.sel {
-		r, ok := c.refOf(l)
-		return ok && r.v == s.cancel.v
+	if s.cancel.Sel {
+		r, ok := c.flow.RefOf(l)
+		return ok && r.V == s.cancel.V
 	}
 	id, ok := astutil.Unparen(l).(*ast.Ident)
-	return ok && c.varOf(id) == s.cancel.v
+	return ok && c.varOf(id) == s.cancel.V
 }
 
 // followSite runs the must-analysis for one site over the graph and
@@ -394,11 +396,11 @@ func (c *checker) cancelCall(call *ast.CallExpr, s *cancelSite) (string, bool) {
 	if len(call.Args) == 0 && c.isCancelExpr(fun, s) {
 		return types.ExprString(fun) + "()" + at, true
 	}
-	what := types.ExprString(fun) + "()" + at + " calls " + s.cancel.text
+	what := types.ExprString(fun) + "()" + at + " calls " + s.cancel.Text
 	if id, ok := fun.(*ast.Ident); ok {
 		if v := c.varOf(id); v != nil && v.Parent() != types.Universe {
-			if as := c.assigns[v]; len(as) == 1 {
-				if lit, ok := astutil.Unparen(as[0].rhs).(*ast.FuncLit); ok && alwaysCalls(lit.Body, func(e ast.Expr) bool { return c.isCancelExpr(e, s) }) {
+			if as := c.flow.Assigns(v); len(as) == 1 {
+				if lit, ok := astutil.Unparen(as[0].RHS).(*ast.FuncLit); ok && alwaysCalls(lit.Body, func(e ast.Expr) bool { return c.isCancelExpr(e, s) }) {
 					return what, true
 				}
 			}
@@ -413,13 +415,13 @@ func (c *checker) cancelCall(call *ast.CallExpr, s *cancelSite) (string, bool) {
 		return "", false
 	}
 	sig := fn.Type().(*types.Signature)
-	if !s.cancel.sel {
+	if !s.cancel.Sel {
 		for i, a := range call.Args {
 			if i >= sig.Params().Len() {
 				break
 			}
 			p := sig.Params().At(i)
-			if id, ok := astutil.Unparen(a).(*ast.Ident); ok && c.varOf(id) == s.cancel.v && p.Name() != "" {
+			if id, ok := astutil.Unparen(a).(*ast.Ident); ok && c.varOf(id) == s.cancel.V && p.Name() != "" {
 				pv := c.paramVar(decl, i)
 				if pv != nil && alwaysCalls(decl.Body, func(e ast.Expr) bool {
 					id, ok := astutil.Unparen(e).(*ast.Ident)
@@ -435,7 +437,7 @@ func (c *checker) cancelCall(call *ast.CallExpr, s *cancelSite) (string, bool) {
 	if recv == nil {
 		return "", false
 	}
-	if alwaysCalls(decl.Body, func(e ast.Expr) bool { return c.isFieldOf(e, recv, s.cancel.v) }) {
+	if alwaysCalls(decl.Body, func(e ast.Expr) bool { return c.isFieldOf(e, recv, s.cancel.V) }) {
 		return what, true
 	}
 	return "", false
@@ -445,7 +447,7 @@ func (c *checker) cancelCall(call *ast.CallExpr, s *cancelSite) (string, bool) {
 // holding the cancel field whose body assigns that field: the field may no
 // longer hold the site's cancel.
 func (c *checker) replacesCancel(call *ast.CallExpr, s *cancelSite) bool {
-	if !s.cancel.sel {
+	if !s.cancel.Sel {
 		return false
 	}
 	fn, ok := typeutil.Callee(c.info, call).(*types.Func)
@@ -460,7 +462,7 @@ func (c *checker) replacesCancel(call *ast.CallExpr, s *cancelSite) bool {
 	ast.Inspect(decl.Body, func(n ast.Node) bool {
 		if as, ok := n.(*ast.AssignStmt); ok {
 			for _, l := range as.Lhs {
-				if r, ok := c.refOf(l); ok && r.v == s.cancel.v {
+				if r, ok := c.flow.RefOf(l); ok && r.V == s.cancel.V {
 					found = true
 				}
 			}
@@ -514,12 +516,12 @@ func (c *checker) isFieldOf(e ast.Expr, recv, field *types.Var) bool {
 
 func (c *checker) isCancelExpr(e ast.Expr, s *cancelSite) bool {
 	e = astutil.Unparen(e)
-	if s.cancel.sel {
-		r, ok := c.refOf(e)
-		return ok && r.v == s.cancel.v && r.text == s.cancel.text
+	if s.cancel.Sel {
+		r, ok := c.flow.RefOf(e)
+		return ok && r.V == s.cancel.V && r.Text == s.cancel.Text
 	}
 	id, ok := e.(*ast.Ident)
-	return ok && c.info.Uses[id] == s.cancel.v
+	return ok && c.info.Uses[id] == s.cancel.V
 }
 
 // alwaysCalls reports whether a body calls a function matching isFn (with
@@ -575,7 +577,7 @@ func leaves(st ast.Stmt) bool {
 // Contexts derived into other variables are not followed: the variable may
 // have been made from an earlier value of ctx.
 func (c *checker) usesSiteCtx(call *ast.CallExpr, s *cancelSite) bool {
-	if c.contextFunc(call) != "" {
+	if effects.ContextFunc(c.info, call) != "" {
 		return false // deriving is not a use
 	}
 	for _, a := range call.Args {
@@ -591,7 +593,7 @@ func (c *checker) isSiteCtx(e ast.Expr, s *cancelSite) bool {
 	case *ast.Ident:
 		return c.info.Uses[e] == s.ctx
 	case *ast.CallExpr:
-		switch c.contextFunc(e) {
+		switch effects.ContextFunc(c.info, e) {
 		case "WithValue", "WithTimeout", "WithDeadline", "WithCancel", "WithTimeoutCause", "WithDeadlineCause", "WithCancelCause":
 			return len(e.Args) > 0 && c.isSiteCtx(e.Args[0], s)
 		}
@@ -622,7 +624,7 @@ func (c *checker) reportCancelled(call *ast.CallExpr, s *cancelSite, st flowStat
 		via = " (it " + via + ")"
 	}
 	msg := fmt.Sprintf("%s is given %s after the cancel of its context.%s at %s has run on every path to it (%s): it fails at once with %s%s; give it a context that is still live",
-		calleeText(call), ctxArg, s.made, c.short(s.stmt.Pos()), st.by, what, via)
+		effects.CalleeText(call), ctxArg, s.made, c.short(s.stmt.Pos()), st.by, what, via)
 	c.pass.Report(analysis.Diagnostic{Pos: call.Pos(), End: call.End(), Message: msg})
 	return true
 }

@@ -5,18 +5,18 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
-	"iter"
 	"slices"
 
 	"golang.org/x/tools/go/ast/astutil"
 
 	"github.com/retryvet/retryvet/internal/durconst"
+	"github.com/retryvet/retryvet/internal/effects"
 	"github.com/retryvet/retryvet/internal/retrymodel"
 )
 
 // A ctxSet is a context a function derives with a deadline or a cancel.
 type ctxSet struct {
-	ref      ctxRef
+	ref      effects.Ref
 	pos      token.Pos
 	deadline bool   // WithTimeout/WithDeadline
 	dur      string // folded timeout, "" when unknown
@@ -67,7 +67,7 @@ func (c *checker) deferred() []*expiry {
 			return
 		}
 		type reason struct {
-			ref    ctxRef
+			ref    effects.Ref
 			setPos token.Pos // the deferred call must come after it when direct
 			before token.Pos // the deferred call must be registered before it (cancel order)
 			when   string
@@ -99,7 +99,7 @@ func (c *checker) deferred() []*expiry {
 			if _, bounded := l.Attempts(); l.Policy.DeadlineAware != retrymodel.Yes && bounded {
 				continue
 			}
-			r, ok := c.refOf(l.Context)
+			r, ok := c.flow.RefOf(l.Context)
 			if !ok {
 				continue
 			}
@@ -146,7 +146,7 @@ func (c *checker) ctxSetOf(as *ast.AssignStmt) (ctxSet, bool) {
 		return ctxSet{}, false
 	}
 	s := ctxSet{pos: as.Pos()}
-	switch c.contextFunc(call) {
+	switch effects.ContextFunc(c.info, call) {
 	case "WithTimeout", "WithTimeoutCause":
 		s.deadline = true
 		if len(call.Args) >= 2 {
@@ -160,7 +160,7 @@ func (c *checker) ctxSetOf(as *ast.AssignStmt) (ctxSet, bool) {
 	default:
 		return ctxSet{}, false
 	}
-	r, ok := c.refOf(as.Lhs[0])
+	r, ok := c.flow.RefOf(as.Lhs[0])
 	if !ok {
 		return ctxSet{}, false
 	}
@@ -328,26 +328,4 @@ func callsRecover(n ast.Node) bool {
 		return !found
 	})
 	return found
-}
-
-// funcDecls yields the package's function declarations that have a body,
-// with their objects.
-func (c *checker) funcDecls() iter.Seq2[*types.Func, *ast.FuncDecl] {
-	return func(yield func(*types.Func, *ast.FuncDecl) bool) {
-		for _, f := range c.pass.Files {
-			for _, d := range f.Decls {
-				fd, ok := d.(*ast.FuncDecl)
-				if !ok || fd.Body == nil {
-					continue
-				}
-				fn, ok := c.info.Defs[fd.Name].(*types.Func)
-				if !ok {
-					continue
-				}
-				if !yield(fn, fd) {
-					return
-				}
-			}
-		}
-	}
 }

@@ -7,6 +7,7 @@ import (
 
 	"golang.org/x/tools/go/types/typeutil"
 
+	"github.com/retryvet/retryvet/internal/effects"
 	"github.com/retryvet/retryvet/internal/retrymodel"
 )
 
@@ -60,7 +61,7 @@ func (c *checker) failsOnDone(call *ast.CallExpr) (via string, ok bool) {
 	case path == "context" || path == "log/slog" || strings.HasPrefix(path, "go.opentelemetry.io/"):
 		return "", false
 	case sig.Recv() != nil && types.IsInterface(sig.Recv().Type()):
-		if observability(sig.Recv().Type()) {
+		if effects.Observability(sig.Recv().Type()) {
 			return "", false
 		}
 		return "", true
@@ -92,7 +93,7 @@ func (c *checker) computeDoneFacts() {
 		errs  []*ast.CallExpr // ctx.Err() calls inside return statements
 	}
 	var cands []*cand
-	for fn, fd := range c.funcDecls() {
+	for fn, fd := range effects.FuncDecls(c.pass) {
 		sig := fn.Type().(*types.Signature)
 		if sig.Results().Len() == 0 || !isError(sig.Results().At(sig.Results().Len()-1).Type()) {
 			continue
@@ -128,7 +129,7 @@ func (c *checker) computeDoneFacts() {
 	}
 	param := func(cd *cand, ctx ast.Expr, at ast.Node) int {
 		for k, p := range cd.ps {
-			if c.descends(ctx, ctxRef{v: p, text: p.Name()}, at.Pos(), cd.decl.Body.Pos(), 0) {
+			if c.flow.Descends(ctx, effects.Ref{V: p, Text: p.Name()}, at.Pos(), cd.decl.Body.Pos(), 0) {
 				return k
 			}
 		}
@@ -164,7 +165,7 @@ func (c *checker) computeDoneFacts() {
 					}
 				}
 				if k >= 0 {
-					c.doneFacts[cd.fn] = &doneSummary{Param: cd.idx[k], Via: calleeText(call), Posn: c.short(call.Pos())}
+					c.doneFacts[cd.fn] = &doneSummary{Param: cd.idx[k], Via: effects.CalleeText(call), Posn: c.short(call.Pos())}
 					changed = true
 					break
 				}

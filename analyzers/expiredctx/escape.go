@@ -9,6 +9,8 @@ import (
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/ast/astutil"
 	"golang.org/x/tools/go/cfg"
+
+	"github.com/retryvet/retryvet/internal/effects"
 )
 
 // This file holds the third rule: a closure that captures a context its
@@ -71,8 +73,8 @@ func (c *checker) escapedClosures(reported map[*ast.CallExpr]bool) {
 		var sites []*cancelSite
 		inspectOwn(body, func(n ast.Node) {
 			if as, ok := n.(*ast.AssignStmt); ok {
-				if s := c.cancelSiteOf(as); s != nil && !s.cancel.sel && c.trackable(body, s) &&
-					len(c.assigns[s.ctx]) == 1 && len(c.assigns[s.cancel.v]) == 1 {
+				if s := c.cancelSiteOf(as); s != nil && !s.cancel.Sel && c.trackable(body, s) &&
+					len(c.flow.Assigns(s.ctx)) == 1 && len(c.flow.Assigns(s.cancel.V)) == 1 {
 					sites = append(sites, s)
 				}
 			}
@@ -106,8 +108,8 @@ func (c *checker) escapedClosures(reported map[*ast.CallExpr]bool) {
 						continue
 					}
 					for _, w := range writes {
-						if !reported[w.call] {
-							reported[w.call] = true
+						if !reported[w.Call] {
+							reported[w.Call] = true
 							c.reportEscaped(w, s, esc, fn, by)
 						}
 					}
@@ -187,15 +189,15 @@ func (c *checker) testsCtx(lit *ast.FuncLit, v *types.Var) bool {
 
 // closureWrites lists the writes in lit (and the literals inside it) made
 // on the site's context or on one derived from it.
-func (c *checker) closureWrites(lit *ast.FuncLit, s *cancelSite) []*write {
-	var out []*write
-	ref := ctxRef{v: s.ctx, text: s.ctx.Name()}
+func (c *checker) closureWrites(lit *ast.FuncLit, s *cancelSite) []*effects.Write {
+	var out []*effects.Write
+	ref := effects.Ref{V: s.ctx, Text: s.ctx.Name()}
 	ast.Inspect(lit.Body, func(n ast.Node) bool {
 		call, ok := n.(*ast.CallExpr)
 		if !ok {
 			return true
 		}
-		if w := c.classify(call); w != nil && c.descends(w.ctx, ref, call.Pos(), lit.Pos(), 0) {
+		if w := c.writes.Classify(call); w != nil && c.flow.Descends(w.Ctx, ref, call.Pos(), lit.Pos(), 0) {
 			out = append(out, w)
 		}
 		return true
@@ -203,7 +205,7 @@ func (c *checker) closureWrites(lit *ast.FuncLit, s *cancelSite) []*write {
 	return out
 }
 
-func (c *checker) reportEscaped(w *write, s *cancelSite, esc escape, fn ast.Node, by string) {
+func (c *checker) reportEscaped(w *effects.Write, s *cancelSite, esc escape, fn ast.Node, by string) {
 	name := "the function literal at " + c.short(fn.Pos())
 	if d, ok := fn.(*ast.FuncDecl); ok {
 		name = d.Name.Name
@@ -214,10 +216,10 @@ func (c *checker) reportEscaped(w *write, s *cancelSite, esc escape, fn ast.Node
 		what += " (context.DeadlineExceeded if its deadline passed first)"
 	}
 	via := ""
-	if w.via != "" {
-		via = " (it " + w.via + ")"
+	if w.Via != "" {
+		via = " (it " + w.Via + ")"
 	}
 	msg := fmt.Sprintf("%s in a closure %s at %s runs after %s returns, when its %s has cancelled %s: it fails at once with %s%s and %s; give the closure a context of its own (context.WithoutCancel(%s), with a timeout set when it runs)",
-		w.callee, esc.how, c.short(esc.at.Pos()), name, by, s.ctx.Name(), what, via, consequence(w.kind), s.ctx.Name())
-	c.pass.Report(analysis.Diagnostic{Pos: w.call.Pos(), End: w.call.End(), Message: msg})
+		w.Callee, esc.how, c.short(esc.at.Pos()), name, by, s.ctx.Name(), what, via, consequence(w.Kind), s.ctx.Name())
+	c.pass.Report(analysis.Diagnostic{Pos: w.Call.Pos(), End: w.Call.End(), Message: msg})
 }

@@ -18,5 +18,5 @@ func TestEscape(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	analysistest.Run(t, dir, expiredctx.Analyzer, "./escape")
+	analysistest.Run(own(t), dir, expiredctx.Analyzer, "./escape")
 }

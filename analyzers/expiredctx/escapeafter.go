@@ -8,6 +8,8 @@ import (
 	"golang.org/x/tools/go/ast/astutil"
 	"golang.org/x/tools/go/cfg"
 	"golang.org/x/tools/go/types/typeutil"
+
+	"github.com/retryvet/retryvet/internal/effects"
 )
 
 // This file holds what the escape rule (escape.go) asks of the code after
@@ -125,7 +127,7 @@ func (c *checker) idleCall(call *ast.CallExpr, s *cancelSite) bool {
 	if p, ok := recv.(*types.Pointer); ok {
 		recv = p.Elem()
 	}
-	return observability(recv)
+	return effects.Observability(recv)
 }
 
 // outerLoop returns the outermost loop of the function's own body that
@@ -219,7 +221,7 @@ func (c *checker) deferredCancel(fn ast.Node, at ast.Node, s *cancelSite) (strin
 				return "defer " + types.ExprString(d.Call.Fun) + "() at " + c.short(d.Pos()), true
 			}
 			if lit, ok := astutil.Unparen(d.Call.Fun).(*ast.FuncLit); ok && alwaysCalls(lit.Body, func(e ast.Expr) bool { return c.isCancelExpr(e, s) }) {
-				return "defer at " + c.short(d.Pos()) + ", which calls " + s.cancel.text + "()", true
+				return "defer at " + c.short(d.Pos()) + ", which calls " + s.cancel.Text + "()", true
 			}
 		}
 	}

@@ -8,6 +8,8 @@ import (
 
 	"golang.org/x/tools/go/ast/astutil"
 	"golang.org/x/tools/go/types/typeutil"
+
+	"github.com/retryvet/retryvet/internal/effects"
 )
 
 // This file holds how a closure leaves its function for the escape rule
@@ -51,7 +53,7 @@ func (c *checker) escapes(sc *fnScope, depth int) []escape {
 			}
 			for i, a := range n.Args {
 				if how, ok := c.paramEscapes(sc, n, fn, i, depth+1); ok {
-					out = append(out, escape{at: n, how: "handed to " + calleeText(n) + ", which " + how, parts: []ast.Expr{a}, carried: n.Args})
+					out = append(out, escape{at: n, how: "handed to " + effects.CalleeText(n) + ", which " + how, parts: []ast.Expr{a}, carried: n.Args})
 				}
 			}
 		}
@@ -251,12 +253,12 @@ func (c *checker) walkHeld(sc *fnScope, es []ast.Expr, depth int, f func(ast.Exp
 				return // captured from an enclosing function
 			}
 			seen[v] = true
-			for _, a := range c.assigns[v] {
-				if a.rhs != nil && within(a.stmt, sc.body) {
-					if _, multi := astutil.Unparen(a.rhs).(*ast.CallExpr); multi && c.tuple(a.rhs) {
+			for _, a := range c.flow.Assigns(v) {
+				if a.RHS != nil && within(a.Stmt, sc.body) {
+					if _, multi := astutil.Unparen(a.RHS).(*ast.CallExpr); multi && c.tuple(a.RHS) {
 						continue
 					}
-					walk(a.rhs, d+1)
+					walk(a.RHS, d+1)
 				}
 			}
 			for _, r := range sc.stores[v] {

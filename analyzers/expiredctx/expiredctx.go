@@ -6,9 +6,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
-	"reflect"
 	"sort"
-	"strings"
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/analysis/passes/inspect"
@@ -16,6 +14,7 @@ import (
 
 	"github.com/retryvet/retryvet/internal/analysisdoc"
 	"github.com/retryvet/retryvet/internal/directive"
+	"github.com/retryvet/retryvet/internal/effects"
 	"github.com/retryvet/retryvet/internal/retrymodel"
 )
 
@@ -32,53 +31,46 @@ var Analyzer = &analysis.Analyzer{
 	Doc:       analysisdoc.Extract(doc, Name),
 	URL:       analysisdoc.URL(Name),
 	Run:       directive.Filter(Name, run),
-	Requires:  []*analysis.Analyzer{inspect.Analyzer, retrymodel.Analyzer},
-	FactTypes: []analysis.Fact{(*WritesFact)(nil), (*OpWritesFact)(nil), (*RunnerFact)(nil)},
-	// The writes of the package, for doubleretry (result.go).
-	ResultType: reflect.TypeOf((*Writes)(nil)),
+	Requires:  []*analysis.Analyzer{inspect.Analyzer, retrymodel.Analyzer, effects.Analyzer},
+	FactTypes: []analysis.Fact{(*RunnerFact)(nil)},
 }
 
 // checker holds what one run over a package shares.
 type checker struct {
-	pass    *analysis.Pass
-	info    *types.Info
-	model   *retrymodel.Result
-	insp    *inspector.Inspector
-	module  string
-	assigns map[*types.Var][]assign
-	facts   map[*types.Func]*WritesFact // facts of this package's functions
-
-	depWriters map[string][]*types.Func // methods of other packages with a WritesFact, by name (fact.go)
-	fixed      map[ast.Node]map[string]bool
+	pass   *analysis.Pass
+	info   *types.Info
+	model  *retrymodel.Result
+	insp   *inspector.Inspector
+	module string
+	writes *effects.Result // which calls write (internal/effects)
+	flow   *effects.Flow   // which contexts derive from which
+	fixed  map[ast.Node]map[string]bool
 
 	doneFacts map[*types.Func]*doneSummary // this package's functions that fail on a done ctx (done.go)
 	unread    map[*ast.CallExpr]bool       // calls whose error nobody reads (cancelled.go)
 
-	opFacts map[*types.Func]*OpWritesFact // this package's functions that do a given etcd op (etcdop.go)
-	runners map[*types.Func]*RunnerFact   // this package's cleanup runners (runner.go)
+	runners map[*types.Func]*RunnerFact // this package's cleanup runners (runner.go)
 	// byCaller: deadlines the callers put on a function's ctx (callerset.go).
 	byCaller map[ast.Node][]ctxSet
 }
 
 func run(pass *analysis.Pass) (any, error) {
-	if !importsContext(pass.Pkg) || isStd(pass) {
-		return (*Writes)(nil), nil // fast path: no context, nothing to expire; the standard library is in the table
+	writes := pass.ResultOf[effects.Analyzer].(*effects.Result)
+	if writes == nil {
+		return nil, nil // fast path: no context, nothing to expire; the standard library is in the table
 	}
 	c := &checker{
-		pass:    pass,
-		info:    pass.TypesInfo,
-		model:   pass.ResultOf[retrymodel.Analyzer].(*retrymodel.Result),
-		insp:    pass.ResultOf[inspect.Analyzer].(*inspector.Inspector),
-		module:  modulePath(pass),
-		assigns: make(map[*types.Var][]assign),
-		facts:   make(map[*types.Func]*WritesFact),
-		fixed:   make(map[ast.Node]map[string]bool),
+		pass:   pass,
+		info:   pass.TypesInfo,
+		model:  pass.ResultOf[retrymodel.Analyzer].(*retrymodel.Result),
+		insp:   pass.ResultOf[inspect.Analyzer].(*inspector.Inspector),
+		module: effects.ModulePath(pass),
+		writes: writes,
+		flow:   writes.Flow(),
+		fixed:  make(map[ast.Node]map[string]bool),
 
 		doneFacts: make(map[*types.Func]*doneSummary),
 	}
-	c.indexAssigns()
-	c.computeOpFacts()
-	c.computeFacts()
 	c.computeRunnerFacts()
 	c.computeDoneFacts()
 
@@ -93,7 +85,7 @@ func run(pass *analysis.Pass) (any, error) {
 	c.sharedDeadlines()         // fallback.go: a fallback loop on one deadline
 	if len(exps) == 0 {
 		c.cancelledUses(reported)
-		return &Writes{c: c}, nil
+		return nil, nil
 	}
 	// Regular checks first, innermost (latest check) first; then the
 	// deferred reasons, the certain one (cancel order) first.
@@ -111,7 +103,7 @@ func run(pass *analysis.Pass) (any, error) {
 			if !ok || reported[call] {
 				return true
 			}
-			w := c.classify(call)
+			w := c.writes.Classify(call)
 			if w == nil {
 				w = c.runnerWrite(call) // taken by bounded expiries only (applies)
 			}
@@ -130,12 +122,12 @@ func run(pass *analysis.Pass) (any, error) {
 		})
 	}
 	c.cancelledUses(reported)
-	return &Writes{c: c}, nil
+	return nil, nil
 }
 
 // applies reports whether write w runs on e's expired context.
-func (c *checker) applies(e *expiry, w *write) bool {
-	call := w.call
+func (c *checker) applies(e *expiry, w *effects.Write) bool {
+	call := w.Call
 	if e.only != nil {
 		if call != e.only {
 			return false
@@ -147,13 +139,13 @@ func (c *checker) applies(e *expiry, w *write) bool {
 	if e.only != nil {
 		at = e.deferPos // a direct defer evaluates its arguments when registered
 	}
-	if !c.descends(w.ctx, e.ctx, at, e.after, 0) {
+	if !c.flow.Descends(w.Ctx, e.ctx, at, e.after, 0) {
 		return false
 	}
 	if e.lit != nil && c.successOnly(call, e.lit) {
 		return false
 	}
-	if w.kind == runnerKind && e.bounded == nil {
+	if w.Kind == runnerKind && e.bounded == nil {
 		return false
 	}
 	if e.bounded != nil && sameBackend(e, w) {
@@ -162,21 +154,21 @@ func (c *checker) applies(e *expiry, w *write) bool {
 	return true
 }
 
-func (c *checker) report(f *ast.File, w *write, e *expiry) {
+func (c *checker) report(f *ast.File, w *effects.Write, e *expiry) {
 	arg := call0(w)
 	ctxText := exprText(arg)
-	what := w.callee + " fails at once"
-	if w.via != "" {
-		what += " (it " + w.via + ")"
+	what := w.Callee + " fails at once"
+	if w.Via != "" {
+		what += " (it " + w.Via + ")"
 	}
-	what += " and " + consequence(w.kind)
-	if w.kind == "shutdown" {
-		what = w.callee + " returns at once without waiting for in-flight requests"
+	what += " and " + consequence(w.Kind)
+	if w.Kind == "shutdown" {
+		what = w.Callee + " returns at once without waiting for in-flight requests"
 	}
-	if w.kind == runnerKind {
-		what = w.callee + " " + w.via + ": their I/O on it fails at once and what they undo is left behind"
+	if w.Kind == runnerKind {
+		what = w.Callee + " " + w.Via + ": their I/O on it fails at once and what they undo is left behind"
 	}
-	kind := w.kind
+	kind := w.Kind
 	if kind == "shutdown" {
 		kind = "server shutdown"
 	}
@@ -189,14 +181,14 @@ func (c *checker) report(f *ast.File, w *write, e *expiry) {
 	}
 	msg := fmt.Sprintf("%s uses %s%s%s%s; run it on context.WithoutCancel(%s) with its own timeout",
 		kind, ctxText, e.when, sep, what, ctxText)
-	diag := analysis.Diagnostic{Pos: w.call.Pos(), End: w.call.End(), Message: msg}
+	diag := analysis.Diagnostic{Pos: w.Call.Pos(), End: w.Call.End(), Message: msg}
 	if fix, ok := c.fix(f, w, e); ok {
 		diag.SuggestedFixes = []analysis.SuggestedFix{fix}
 	}
 	c.pass.Report(diag)
 }
 
-func call0(w *write) ast.Expr { return w.ctx }
+func call0(w *effects.Write) ast.Expr { return w.Ctx }
 
 // consequence says what is lost when a write of this kind fails.
 func consequence(kind string) string {
@@ -232,35 +224,3 @@ func exprText(e ast.Expr) string {
 }
 
 func (c *checker) short(pos token.Pos) string { return retrymodel.Shorten(c.pass.Fset, pos) }
-
-func importsContext(pkg *types.Package) bool {
-	for _, imp := range pkg.Imports() {
-		if imp.Path() == "context" {
-			return true
-		}
-	}
-	return false
-}
-
-// modulePath is the path of the module being analysed, or a guess from the
-// package path when the driver does not say.
-func modulePath(pass *analysis.Pass) string {
-	if pass.Module != nil && pass.Module.Path != "" {
-		return pass.Module.Path
-	}
-	parts := strings.Split(pass.Pkg.Path(), "/")
-	if len(parts) >= 3 && strings.Contains(parts[0], ".") {
-		return strings.Join(parts[:3], "/")
-	}
-	return parts[0]
-}
-
-// isStd reports whether the package is part of the standard library.
-func isStd(pass *analysis.Pass) bool {
-	first, _, _ := strings.Cut(pass.Pkg.Path(), "/")
-	return pass.Module == nil && !strings.Contains(first, ".")
-}
-
-func inModule(path, module string) bool {
-	return path == module || strings.HasPrefix(path, module+"/")
-}

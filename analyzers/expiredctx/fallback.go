@@ -8,6 +8,7 @@ import (
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/ast/astutil"
 
+	"github.com/retryvet/retryvet/internal/effects"
 	"github.com/retryvet/retryvet/internal/retrymodel"
 )
 
@@ -39,7 +40,7 @@ func (c *checker) sharedDeadlines() {
 		var loops []*retrymodel.Fallback
 		inspectOwn(body, func(n ast.Node) {
 			if as, ok := n.(*ast.AssignStmt); ok {
-				if s, ok := c.ctxSetOf(as); ok && s.deadline && !s.ref.sel {
+				if s, ok := c.ctxSetOf(as); ok && s.deadline && !s.ref.Sel {
 					sets = append(sets, s)
 				}
 			}
@@ -89,7 +90,7 @@ func (c *checker) setsDeadline(loop ast.Node) bool {
 		if !ok || found {
 			return !found
 		}
-		switch c.contextFunc(call) {
+		switch effects.ContextFunc(c.info, call) {
 		case "WithTimeout", "WithTimeoutCause", "WithDeadline", "WithDeadlineCause":
 			found = true
 			return false
@@ -120,7 +121,7 @@ func (c *checker) declSetsDeadline(obj types.Object) bool {
 			found := false
 			inspectOwn(fd.Body, func(n ast.Node) {
 				if call, ok := n.(*ast.CallExpr); ok {
-					switch c.contextFunc(call) {
+					switch effects.ContextFunc(c.info, call) {
 					case "WithTimeout", "WithTimeoutCause", "WithDeadline", "WithDeadlineCause":
 						found = true
 					}

@@ -12,6 +12,8 @@ import (
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/ast/astutil"
 	"golang.org/x/tools/go/types/typeutil"
+
+	"github.com/retryvet/retryvet/internal/effects"
 )
 
 // fix builds the suggested fix: before the statement holding the call,
@@ -29,11 +31,11 @@ import (
 // each turn of a loop: that is a per-attempt context the code times out on
 // purpose, and detaching a write from it changes what the loop does (and
 // piles a defer up per turn). The finding stands; only the edit is withheld.
-func (c *checker) fix(f *ast.File, w *write, e *expiry) (analysis.SuggestedFix, bool) {
+func (c *checker) fix(f *ast.File, w *effects.Write, e *expiry) (analysis.SuggestedFix, bool) {
 	if v := c.info.FileVersions[f]; v != "" && version.Compare(v, "go1.21") < 0 {
 		return analysis.SuggestedFix{}, false
 	}
-	path, _ := astutil.PathEnclosingInterval(f, w.call.Pos(), w.call.End())
+	path, _ := astutil.PathEnclosingInterval(f, w.Call.Pos(), w.Call.End())
 	if c.ownContext(path, e.ctx) && (e.bounded == nil || loopAround(path, e.after)) {
 		// A context made here on purpose; but a write after a failure under
 		// a deadline made once (bounded.go) detaches from it as it should.
@@ -44,11 +46,11 @@ func (c *checker) fix(f *ast.File, w *write, e *expiry) (analysis.SuggestedFix, 
 	for i, n := range path {
 		switch n := n.(type) {
 		case *ast.DeferStmt:
-			if n.Call == w.call {
+			if n.Call == w.Call {
 				return analysis.SuggestedFix{}, false
 			}
 		case *ast.GoStmt:
-			if n.Call == w.call {
+			if n.Call == w.Call {
 				return analysis.SuggestedFix{}, false
 			}
 		}
@@ -84,7 +86,7 @@ func (c *checker) fix(f *ast.File, w *write, e *expiry) (analysis.SuggestedFix, 
 			break
 		}
 	}
-	arg := w.ctx
+	arg := w.Ctx
 	argText := string(src[tf.Offset(arg.Pos()):tf.Offset(arg.End())])
 
 	if c.fixed[list] == nil {
@@ -149,7 +151,7 @@ func (c *checker) fix(f *ast.File, w *write, e *expiry) (analysis.SuggestedFix, 
 		analysis.TextEdit{Pos: arg.Pos(), End: arg.End(), NewText: []byte(cctx)},
 	)
 	return analysis.SuggestedFix{
-		Message:   fmt.Sprintf("Run the %s on context.WithoutCancel(%s) with a 5s timeout", w.kind, argText),
+		Message:   fmt.Sprintf("Run the %s on context.WithoutCancel(%s) with a 5s timeout", w.Kind, argText),
 		TextEdits: edits,
 	}, true
 }
@@ -205,8 +207,8 @@ func addImport(f *ast.File, path string) analysis.TextEdit {
 // ownContext reports whether r is a local context that the function
 // enclosing path derives with a cancellation of its own, or declares inside
 // a loop.
-func (c *checker) ownContext(path []ast.Node, r ctxRef) bool {
-	if r.v == nil || r.sel {
+func (c *checker) ownContext(path []ast.Node, r effects.Ref) bool {
+	if r.V == nil || r.Sel {
 		return false // a field: the context of whoever built the value
 	}
 	var body *ast.BlockStmt
@@ -218,20 +220,20 @@ func (c *checker) ownContext(path []ast.Node, r ctxRef) bool {
 			body = n.Body
 		}
 	}
-	if body == nil || r.v.Pos() < body.Pos() || r.v.Pos() >= body.End() {
+	if body == nil || r.V.Pos() < body.Pos() || r.V.Pos() >= body.End() {
 		return false // a parameter or a package variable
 	}
 	own := false
 	ast.Inspect(body, func(n ast.Node) bool {
 		switch n := n.(type) {
 		case *ast.ForStmt, *ast.RangeStmt:
-			if n.Pos() <= r.v.Pos() && r.v.Pos() < n.End() {
+			if n.Pos() <= r.V.Pos() && r.V.Pos() < n.End() {
 				own = true
 			}
 		case *ast.AssignStmt:
 			for i, l := range n.Lhs {
 				id, ok := astutil.Unparen(l).(*ast.Ident)
-				if !ok || (c.info.Defs[id] != r.v && c.info.Uses[id] != r.v) {
+				if !ok || (c.info.Defs[id] != r.V && c.info.Uses[id] != r.V) {
 					continue
 				}
 				rhs := n.Rhs[0]

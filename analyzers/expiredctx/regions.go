@@ -7,11 +7,13 @@ import (
 
 	"golang.org/x/tools/go/ast/astutil"
 	"golang.org/x/tools/go/types/typeutil"
+
+	"github.com/retryvet/retryvet/internal/effects"
 )
 
 // An expiry is a stretch of code where a context is known to be done.
 type expiry struct {
-	ctx          ctxRef
+	ctx          effects.Ref
 	start, end   token.Pos // the region
 	after        token.Pos // reassignments of ctx after this point are followed
 	check        token.Pos // where the code learned it
@@ -25,7 +27,7 @@ type expiry struct {
 	boundedStore string        // the store package it goes to, "" when not known
 }
 
-func (c *checker) checked(r ctxRef, check, start, end token.Pos) *expiry {
+func (c *checker) checked(r effects.Ref, check, start, end token.Pos) *expiry {
 	return &expiry{ctx: r, start: start, end: end, after: check, check: check,
 		when: " after it expired (checked at " + c.short(check) + ")"}
 }
@@ -100,11 +102,11 @@ func (c *checker) switchRegions(n *ast.SwitchStmt) []*expiry {
 		if len(cc.List) == 0 {
 			continue
 		}
-		var ref ctxRef
+		var ref effects.Ref
 		var pos token.Pos
 		all := true
 		for _, e := range cc.List {
-			var r ctxRef
+			var r effects.Ref
 			var p token.Pos
 			var ok bool
 			if n.Tag == nil {
@@ -128,7 +130,7 @@ func (c *checker) switchRegions(n *ast.SwitchStmt) []*expiry {
 
 // doneRecv recognises a receive from ctx.Done() (or from a variable holding
 // it) as a statement or a select case.
-func (c *checker) doneRecv(s ast.Stmt) (ctxRef, bool) {
+func (c *checker) doneRecv(s ast.Stmt) (effects.Ref, bool) {
 	var x ast.Expr
 	switch s := s.(type) {
 	case *ast.ExprStmt:
@@ -140,25 +142,25 @@ func (c *checker) doneRecv(s ast.Stmt) (ctxRef, bool) {
 	}
 	u, ok := astutil.Unparen(x).(*ast.UnaryExpr)
 	if !ok || u.Op != token.ARROW {
-		return ctxRef{}, false
+		return effects.Ref{}, false
 	}
 	ch := astutil.Unparen(u.X)
 	if id, ok := ch.(*ast.Ident); ok {
 		if v, ok := c.info.Uses[id].(*types.Var); ok {
-			if a, ok := c.latest(v, id.Pos(), token.NoPos); ok && a.rhs != nil {
-				ch = a.rhs
+			if a, ok := c.flow.Latest(v, id.Pos(), token.NoPos); ok && a.RHS != nil {
+				ch = a.RHS
 			}
 		}
 	}
 	if x, m := c.ctxMethod(ch); m == "Done" {
-		return c.refOf(x)
+		return c.flow.RefOf(x)
 	}
-	return ctxRef{}, false
+	return effects.Ref{}, false
 }
 
 // cond reports whether e evaluating to want means a context is done, which
 // one, and where the code tests it.
-func (c *checker) cond(e ast.Expr, want bool, at token.Pos) (ctxRef, token.Pos, bool) {
+func (c *checker) cond(e ast.Expr, want bool, at token.Pos) (effects.Ref, token.Pos, bool) {
 	e = astutil.Unparen(e)
 	switch e := e.(type) {
 	case *ast.UnaryExpr:
@@ -202,30 +204,30 @@ func (c *checker) cond(e ast.Expr, want bool, at token.Pos) (ctxRef, token.Pos, 
 			}
 		}
 		if x, m := c.ctxMethod(e.Args[1]); m == "Err" {
-			if r, ok := c.refOf(x); ok {
+			if r, ok := c.flow.RefOf(x); ok {
 				return r, e.Pos(), true
 			}
 		}
 	}
-	return ctxRef{}, token.NoPos, false
+	return effects.Ref{}, token.NoPos, false
 }
 
 // equality reads X == Y: which context it is about and whether equality
 // means that context is done.
-func (c *checker) equality(e *ast.BinaryExpr, at token.Pos) (ctxRef, bool, bool) {
+func (c *checker) equality(e *ast.BinaryExpr, at token.Pos) (effects.Ref, bool, bool) {
 	for _, sides := range [2][2]ast.Expr{{e.X, e.Y}, {e.Y, e.X}} {
 		a, b := sides[0], sides[1]
 		if isNil(c.info, b) {
 			// ctx.Err() == nil, or err == nil with err := ctx.Err().
 			if x, m := c.ctxMethod(a); m == "Err" {
-				r, ok := c.refOf(x)
+				r, ok := c.flow.RefOf(x)
 				return r, false, ok
 			}
 			if id, ok := astutil.Unparen(a).(*ast.Ident); ok {
 				if v, ok := c.info.Uses[id].(*types.Var); ok {
-					if as, ok := c.latest(v, at, token.NoPos); ok && as.rhs != nil {
-						if x, m := c.ctxMethod(as.rhs); m == "Err" {
-							r, ok := c.refOf(x)
+					if as, ok := c.flow.Latest(v, at, token.NoPos); ok && as.RHS != nil {
+						if x, m := c.ctxMethod(as.RHS); m == "Err" {
+							r, ok := c.flow.RefOf(x)
 							return r, false, ok
 						}
 					}
@@ -239,12 +241,12 @@ func (c *checker) equality(e *ast.BinaryExpr, at token.Pos) (ctxRef, bool, bool)
 		}
 		if x, m := c.ctxMethod(b); m == "Err" {
 			if _, m2 := c.ctxMethod(a); m2 == "" {
-				r, ok := c.refOf(x)
+				r, ok := c.flow.RefOf(x)
 				return r, true, ok
 			}
 		}
 	}
-	return ctxRef{}, false, false
+	return effects.Ref{}, false, false
 }
 
 func isNil(info *types.Info, e ast.Expr) bool {

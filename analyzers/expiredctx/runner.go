@@ -8,6 +8,7 @@ import (
 	"golang.org/x/tools/go/ast/astutil"
 	"golang.org/x/tools/go/types/typeutil"
 
+	"github.com/retryvet/retryvet/internal/effects"
 	"github.com/retryvet/retryvet/internal/retrymodel"
 )
 
@@ -56,7 +57,7 @@ func (c *checker) computeRunnerFacts() {
 		calls  []*ast.CallExpr
 	}
 	var cands []*cand
-	for fn, fd := range c.funcDecls() {
+	for fn, fd := range effects.FuncDecls(c.pass) {
 		sig := fn.Type().(*types.Signature)
 		cd := &cand{fn: fn, decl: fd, params: make([]*types.Var, sig.Params().Len())}
 		named := false
@@ -81,7 +82,7 @@ func (c *checker) computeRunnerFacts() {
 	// is derived from, or -1.
 	paramOf := func(cd *cand, arg ast.Expr, at *ast.CallExpr) int {
 		for i, p := range cd.params {
-			if p != nil && c.descends(arg, ctxRef{v: p, text: p.Name()}, at.Pos(), cd.decl.Body.Pos(), 0) {
+			if p != nil && c.flow.Descends(arg, effects.Ref{V: p, Text: p.Name()}, at.Pos(), cd.decl.Body.Pos(), 0) {
 				return i
 			}
 		}
@@ -110,7 +111,7 @@ func (c *checker) computeRunnerFacts() {
 			}
 			for _, call := range cd.calls {
 				if w, rf := c.runnerCall(call); w != nil {
-					if i := paramOf(cd, w.ctx, call); i >= 0 {
+					if i := paramOf(cd, w.Ctx, call); i >= 0 {
 						f := *rf
 						f.Param = i
 						c.runners[cd.fn] = &f
@@ -133,14 +134,14 @@ func (c *checker) computeRunnerFacts() {
 const runnerKind = "cleanup"
 
 // runnerWrite returns call as a write when its callee is a runner.
-func (c *checker) runnerWrite(call *ast.CallExpr) *write {
+func (c *checker) runnerWrite(call *ast.CallExpr) *effects.Write {
 	w, _ := c.runnerCall(call)
 	return w
 }
 
 // runnerCall returns call as a write, with the callee's fact, when its
 // callee is a runner and it is given a context at the runner's parameter.
-func (c *checker) runnerCall(call *ast.CallExpr) (*write, *RunnerFact) {
+func (c *checker) runnerCall(call *ast.CallExpr) (*effects.Write, *RunnerFact) {
 	fn, ok := typeutil.Callee(c.info, call).(*types.Func)
 	if !ok || fn.Pkg() == nil {
 		return nil, nil
@@ -156,9 +157,9 @@ func (c *checker) runnerCall(call *ast.CallExpr) (*write, *RunnerFact) {
 	if f == nil || f.Param >= len(call.Args) {
 		return nil, nil
 	}
-	return &write{
-		call: call, ctx: call.Args[f.Param], kind: runnerKind, callee: calleeText(call),
-		via: "runs the functions registered in " + f.Field + " on it (at " + f.Posn + ")",
+	return &effects.Write{
+		Call: call, Ctx: call.Args[f.Param], Kind: runnerKind, Callee: effects.CalleeText(call),
+		Via: "runs the functions registered in " + f.Field + " on it (at " + f.Posn + ")",
 	}, f
 }
 
@@ -236,11 +237,11 @@ func (c *checker) collectionOf(fd *ast.FuncDecl, e ast.Expr) ast.Expr {
 			if r := rangeOver(fd, c.info, v); r != nil {
 				return astutil.Unparen(r)
 			}
-			as := c.assigns[v]
-			if len(as) != 1 || as[0].rhs == nil {
+			as := c.flow.Assigns(v)
+			if len(as) != 1 || as[0].RHS == nil {
 				return nil
 			}
-			e = as[0].rhs
+			e = as[0].RHS
 			continue
 		}
 		return nil

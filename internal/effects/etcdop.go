@@ -1,4 +1,4 @@
-package expiredctx
+package effects
 
 import (
 	"fmt"
@@ -46,14 +46,14 @@ const etcdClient = "go.etcd.io/etcd/client/v3"
 // computeOpFacts finds this package's functions that hand an op parameter
 // to the etcd client's Do (directly or through another such function), to
 // a fixed point, and exports their facts.
-func (c *checker) computeOpFacts() {
+func (c *Result) computeOpFacts() {
 	type cand struct {
 		fn    *types.Func
 		decl  *ast.FuncDecl
 		calls []*ast.CallExpr
 	}
 	var cands []*cand
-	for fn, fd := range c.funcDecls() {
+	for fn, fd := range FuncDecls(c.pass) {
 		if !hasEtcdOpParam(fn) {
 			continue
 		}
@@ -101,7 +101,7 @@ func (c *checker) computeOpFacts() {
 
 // opDoArgs returns the context and op arguments of a call that does an
 // etcd op: the client's Do, or a function with an OpWritesFact.
-func (c *checker) opDoArgs(call *ast.CallExpr) (ctx, op ast.Expr, posn string) {
+func (c *Result) opDoArgs(call *ast.CallExpr) (ctx, op ast.Expr, posn string) {
 	fn, ok := typeutil.Callee(c.info, call).(*types.Func)
 	if !ok || fn.Pkg() == nil {
 		return nil, nil, ""
@@ -116,7 +116,7 @@ func (c *checker) opDoArgs(call *ast.CallExpr) (ctx, op ast.Expr, posn string) {
 	return nil, nil, ""
 }
 
-func (c *checker) opFactOf(fn *types.Func) *OpWritesFact {
+func (c *Result) opFactOf(fn *types.Func) *OpWritesFact {
 	if f := c.opFacts[fn]; f != nil {
 		return f
 	}
@@ -131,15 +131,15 @@ func (c *checker) opFactOf(fn *types.Func) *OpWritesFact {
 }
 
 // etcdOpWrite classifies a call that does an etcd op built by a write.
-func (c *checker) etcdOpWrite(call *ast.CallExpr) *write {
+func (c *Result) etcdOpWrite(call *ast.CallExpr) *Write {
 	ctx, op, posn := c.opDoArgs(call)
 	if ctx == nil || !c.writeOp(op, "", 0) {
 		return nil
 	}
-	w := &write{call: call, ctx: ctx, kind: "write", callee: calleeText(call), store: etcdClient}
+	w := &Write{Call: call, Ctx: ctx, Kind: "write", Callee: CalleeText(call), Store: etcdClient}
 	if fn, ok := typeutil.Callee(c.info, call).(*types.Func); ok && fn.Pkg().Path() != etcdClient {
-		w.kind = kindOf(fn.Name(), "write")
-		w.via = "writes through the etcd client's Do at " + posn
+		w.Kind = kindOf(fn.Name(), "write")
+		w.Via = "writes through the etcd client's Do at " + posn
 	}
 	return w
 }
@@ -148,7 +148,7 @@ func (c *checker) etcdOpWrite(call *ast.CallExpr) *write {
 // OpTxn (or, with field set, a struct whose field is one): followed
 // through local variables assigned once, struct fields of composite
 // literals, and the results of this package's functions.
-func (c *checker) writeOp(e ast.Expr, field string, depth int) bool {
+func (c *Result) writeOp(e ast.Expr, field string, depth int) bool {
 	if depth > 6 {
 		return false
 	}
@@ -204,21 +204,21 @@ func (c *checker) writeOp(e ast.Expr, field string, depth int) bool {
 		if !ok {
 			return false
 		}
-		as := c.assigns[v]
-		if len(as) != 1 || as[0].rhs == nil {
+		as := c.flow.Assigns(v)
+		if len(as) != 1 || as[0].RHS == nil {
 			return false
 		}
-		if _, tuple := c.info.TypeOf(as[0].rhs).(*types.Tuple); tuple {
+		if _, tuple := c.info.TypeOf(as[0].RHS).(*types.Tuple); tuple {
 			return false
 		}
-		return c.writeOp(as[0].rhs, field, depth+1)
+		return c.writeOp(as[0].RHS, field, depth+1)
 	}
 	return false
 }
 
 // declOf finds the declaration of a function of this package (the
 // model's index).
-func (c *checker) declOf(fn *types.Func) *ast.FuncDecl {
+func (c *Result) declOf(fn *types.Func) *ast.FuncDecl {
 	return c.model.Decl(fn.Origin())
 }
 

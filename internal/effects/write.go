@@ -1,4 +1,4 @@
-package expiredctx
+package effects
 
 import (
 	"go/ast"
@@ -13,17 +13,7 @@ import (
 	"github.com/retryvet/retryvet/internal/retrymodel"
 )
 
-// A write is a call, given a context, to work that must happen.
-type write struct {
-	call   *ast.CallExpr
-	ctx    ast.Expr // the context it is given: an argument, or the one bound by gorm's WithContext
-	kind   string   // "status write", "release", "ack", "publish", "delete", "commit", "write", "shutdown"
-	callee string   // as written: w.store.MarkDone
-	via    string   // for project functions: "writes through db.ExecContext at store/store.go:31"
-	store  string   // the store package the write goes to (database/sql, the controller-runtime client), "" when not known
-}
-
-// classify decides whether call is work that must happen and which
+// Classify decides whether call is work that must happen and which
 // argument is its context. The rule, in order:
 //  1. a method or function of a well-known store or queue package whose
 //     name writes (table below; for these packages the table alone decides);
@@ -34,7 +24,7 @@ type write struct {
 //
 // Anything else is not a write: a method name alone on an arbitrary
 // concrete type decides nothing.
-func (c *checker) classify(call *ast.CallExpr) *write {
+func (c *Result) Classify(call *ast.CallExpr) *Write {
 	fn, ok := typeutil.Callee(c.info, call).(*types.Func)
 	if !ok || fn.Pkg() == nil {
 		return nil
@@ -60,44 +50,44 @@ func (c *checker) classify(call *ast.CallExpr) *write {
 	if ctxArg < 0 || ctxArg >= len(call.Args) || (sig.Variadic() && ctxArg == sig.Params().Len()-1) {
 		return nil
 	}
-	w := &write{call: call, ctx: call.Args[ctxArg], callee: calleeText(call)}
+	w := &Write{Call: call, Ctx: call.Args[ctxArg], Callee: CalleeText(call)}
 	path := fn.Pkg().Path()
-	if k, table := known(path, recvName(fn), fn.Name(), call, c.info); table {
+	if k, table := Known(path, RecvName(fn), fn.Name(), call, c.info); table {
 		if k == "" {
 			return nil
 		}
-		w.kind = k
-		w.store = path
+		w.Kind = k
+		w.Store = path
 		return w
 	}
 	if f := c.factOf(fn); f != nil {
 		if f.Param != ctxArg {
 			return nil
 		}
-		w.kind = kindOf(fn.Name(), f.Kind)
-		w.via = "writes through " + f.Via + " at " + f.Posn
-		w.store = f.Store
+		w.Kind = kindOf(fn.Name(), f.Kind)
+		w.Via = "writes through " + f.Via + " at " + f.Posn
+		w.Store = f.Store
 		return w
 	}
-	if impl, f := c.implFact(fn); f != nil && f.Param == ctxArg {
-		w.kind = kindOf(fn.Name(), f.Kind)
-		w.via = "reaches " + recvName(impl) + "." + impl.Name() + ", which writes through " + f.Via + " at " + f.Posn
-		w.store = f.Store
+	if impl, f := c.ImplFact(fn); f != nil && f.Param == ctxArg {
+		w.Kind = kindOf(fn.Name(), f.Kind)
+		w.Via = "reaches " + RecvName(impl) + "." + impl.Name() + ", which writes through " + f.Via + " at " + f.Posn
+		w.Store = f.Store
 		return w
 	}
 	if ctxArg == 0 && grpcMethod(sig) && hasVerb(fn.Name(), grpcVerbs...) {
-		w.kind = kindOf(fn.Name(), "write")
+		w.Kind = kindOf(fn.Name(), "write")
 		return w
 	}
 	if recv := sig.Recv(); recv != nil && types.IsInterface(recv.Type()) && ctxArg == 0 &&
-		inModule(path, c.module) && hasVerb(fn.Name(), writeVerbs...) && !cacheSet(recv.Type(), fn.Name()) && !observability(recv.Type()) {
-		w.kind = kindOf(fn.Name(), "write")
+		inModule(path, c.module) && hasVerb(fn.Name(), writeVerbs...) && !cacheSet(recv.Type(), fn.Name()) && !Observability(recv.Type()) {
+		w.Kind = kindOf(fn.Name(), "write")
 		return w
 	}
 	return nil
 }
 
-func (c *checker) factOf(fn *types.Func) *WritesFact {
+func (c *Result) factOf(fn *types.Func) *WritesFact {
 	if f, ok := c.facts[fn]; ok {
 		return f
 	}
@@ -111,7 +101,7 @@ func (c *checker) factOf(fn *types.Func) *WritesFact {
 	return nil
 }
 
-func calleeText(call *ast.CallExpr) string {
+func CalleeText(call *ast.CallExpr) string {
 	fun := astutil.Unparen(call.Fun)
 	if ix, ok := fun.(*ast.IndexExpr); ok {
 		fun = ix.X
@@ -174,10 +164,10 @@ func cacheSet(recv types.Type, name string) bool {
 	return ok && strings.Contains(strings.ToLower(n.Obj().Name()), "cache") && hasVerb(name, "Set", "Put", "Store", "Save", "Delete", "Remove")
 }
 
-// observability reports an interface named for logging, tracing or
+// Observability reports an interface named for logging, tracing or
 // metrics (a word of its name: Logger, MetricsClient, SpanRecorder): what
 // it records after expiry is not work that must happen.
-func observability(recv types.Type) bool {
+func Observability(recv types.Type) bool {
 	n, ok := types.Unalias(recv).(*types.Named)
 	if !ok {
 		return false
@@ -264,8 +254,8 @@ func kindOf(name, fallback string) string {
 	return "write"
 }
 
-// recvName is the name of fn's receiver type, or "".
-func recvName(fn *types.Func) string {
+// RecvName is the name of fn's receiver type, or "".
+func RecvName(fn *types.Func) string {
 	sig, _ := fn.Type().(*types.Signature)
 	if sig == nil || sig.Recv() == nil {
 		return ""
@@ -331,10 +321,10 @@ func hasPrefixAny(path string, prefixes ...string) bool {
 	return false
 }
 
-// known decides for the well-known store and queue packages: the kind of
+// Known decides for the well-known store and queue packages: the kind of
 // work, "" when the call is not a write; table is false for packages it
 // does not know (their facts and the interface rule decide).
-func known(path, recv, name string, call *ast.CallExpr, info *types.Info) (kind string, table bool) {
+func Known(path, recv, name string, call *ast.CallExpr, info *types.Info) (kind string, table bool) {
 	query := func(i int) bool { return i < len(call.Args) && sqlWrite(call.Args[i], info) }
 	table = true
 	switch {
@@ -455,8 +445,8 @@ func known(path, recv, name string, call *ast.CallExpr, info *types.Info) (kind 
 // gormWrite recognises a gorm write, which takes its context from a
 // WithContext call earlier in the chain:
 // db.WithContext(ctx).Model(&Job{}).Where("id = ?", id).Update("state", "failed").
-func (c *checker) gormWrite(call *ast.CallExpr, fn *types.Func) *write {
-	if fn.Pkg().Path() != "gorm.io/gorm" || recvName(fn) != "DB" {
+func (c *Result) gormWrite(call *ast.CallExpr, fn *types.Func) *Write {
+	if fn.Pkg().Path() != "gorm.io/gorm" || RecvName(fn) != "DB" {
 		return nil
 	}
 	switch fn.Name() {
@@ -478,7 +468,7 @@ func (c *checker) gormWrite(call *ast.CallExpr, fn *types.Func) *write {
 			return nil
 		}
 		if isel.Sel.Name == "WithContext" && len(inner.Args) == 1 {
-			return &write{call: call, ctx: inner.Args[0], callee: calleeText(call), kind: kindOf(fn.Name(), "write"), store: fn.Pkg().Path()}
+			return &Write{Call: call, Ctx: inner.Args[0], Callee: CalleeText(call), Kind: kindOf(fn.Name(), "write"), Store: fn.Pkg().Path()}
 		}
 		x = isel.X
 	}

@@ -1,4 +1,4 @@
-package expiredctx
+package effects
 
 import (
 	"reflect"

@@ -1,4 +1,4 @@
-package expiredctx
+package effects
 
 import (
 	"fmt"
@@ -31,7 +31,7 @@ func (f *WritesFact) String() string {
 // computeFacts finds this package's functions that write with a context
 // parameter, to a fixed point (a function that calls such a function with
 // its own context writes too), and exports their facts.
-func (c *checker) computeFacts() {
+func (c *Result) computeFacts() {
 	type cand struct {
 		fn     *types.Func
 		decl   *ast.FuncDecl
@@ -39,7 +39,7 @@ func (c *checker) computeFacts() {
 		calls  []*ast.CallExpr
 	}
 	var cands []*cand
-	for fn, fd := range c.funcDecls() {
+	for fn, fd := range FuncDecls(c.pass) {
 		sig := fn.Type().(*types.Signature)
 		cd := &cand{fn: fn, decl: fd}
 		for i := 0; i < sig.Params().Len(); i++ {
@@ -67,7 +67,7 @@ func (c *checker) computeFacts() {
 			sig := cd.fn.Type().(*types.Signature)
 		calls:
 			for _, call := range cd.calls {
-				w := c.classify(call)
+				w := c.Classify(call)
 				if w == nil {
 					continue
 				}
@@ -76,13 +76,13 @@ func (c *checker) computeFacts() {
 					if p.Name() == "" || p.Name() == "_" {
 						continue
 					}
-					if c.descends(w.ctx, ctxRef{v: p, text: p.Name()}, call.Pos(), cd.decl.Body.Pos(), 0) {
+					if c.flow.Descends(w.Ctx, Ref{V: p, Text: p.Name()}, call.Pos(), cd.decl.Body.Pos(), 0) {
 						c.facts[cd.fn] = &WritesFact{
 							Param: i,
-							Kind:  kindOf(cd.fn.Name(), w.kind),
-							Via:   w.callee,
+							Kind:  kindOf(cd.fn.Name(), w.Kind),
+							Via:   w.Callee,
 							Posn:  c.short(call.Pos()),
-							Store: w.store,
+							Store: w.Store,
 						}
 						changed = true
 						break calls
@@ -96,12 +96,12 @@ func (c *checker) computeFacts() {
 	}
 }
 
-// implFact returns the WritesFact of a method of this package that
+// ImplFact returns the WritesFact of a method of this package that
 // implements the interface method m: a call through the interface reaches
 // that write (a NodePoolManager whose Kubernetes implementation updates
 // the node). Some implementation suffices; the others (a fake for tests, a
 // second backend) do not make the call safe on a done context.
-func (c *checker) implFact(m *types.Func) (*types.Func, *WritesFact) {
+func (c *Result) ImplFact(m *types.Func) (*types.Func, *WritesFact) {
 	sig, ok := m.Type().(*types.Signature)
 	if !ok || sig.Recv() == nil {
 		return nil, nil
@@ -138,7 +138,7 @@ func (c *checker) implFact(m *types.Func) (*types.Func, *WritesFact) {
 
 // writingMethods lists the methods named name that have a WritesFact: this
 // package's (so far, during computeFacts), then the dependencies'.
-func (c *checker) writingMethods(name string) []*types.Func {
+func (c *Result) writingMethods(name string) []*types.Func {
 	var out []*types.Func
 	for fn := range c.facts {
 		if fn.Name() == name {
