@@ -59,6 +59,28 @@
 // inner or outer: it re-reads and re-writes after losing an
 // optimistic-concurrency race, it does not re-send a failed request.
 //
+// A retry also repeats what the attempt did before the call that failed
+// (category repeated-write). A write whose repeat leaves a second record
+// (an INSERT with no ON CONFLICT / IGNORE / ON DUPLICATE KEY, a publish or
+// enqueue, a push, an increment, a mongo Insert, gorm's Create, or a
+// project function that makes one with its context, from internal/effects)
+// that every attempt makes before a call whose failure goes round again (a
+// branch on its result that continues or waits; in a cenkalti/backoff or
+// retry-go closure, its error returned unmarked; in go-retry, marked
+// RetryableError) is reported at the write with the number of times it
+// runs per call. Quiet: upserts and writes that a repeat folds (a SET, an
+// UPDATE, a status write, a delete); writes under a branch (the first
+// attempt only), after the retried call, or before a call whose failure
+// returns instead of retrying; loops that are no retry (pages, items).
+//
+//	for attempt := 0; attempt < 4; attempt++ {
+//		db.ExecContext(ctx, "INSERT INTO orders ...") // up to 4 orders per call
+//		if err = charge(ctx, o); err == nil {
+//			return nil
+//		}
+//		time.Sleep(wait(attempt))
+//	}
+//
 // Where it is one edit, a suggested fix turns the SDK's retries off at the
 // client's construction (option.WithMaxRetries(0)), leaving the policy to the
 // outer layer, which knows the deadline.

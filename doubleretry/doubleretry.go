@@ -73,6 +73,12 @@ func run(pass *analysis.Pass) (any, error) {
 		c.report(l, chains)
 	}
 	c.handOffs(reported) // helpers counted by their callers (handoff.go)
+	writes, _ := pass.ResultOf[effects.Analyzer].(*effects.Result)
+	for _, l := range layers {
+		if !fallback[l.Node] {
+			c.repeatedWrites(l, writes) // a write each attempt makes again (repeated.go)
+		}
+	}
 	return nil, nil
 }
 

@@ -66,3 +66,14 @@ func TestTransport(t *testing.T) {
 	}
 	analysistest.Run(t, dir, doubleretry.Analyzer, "./transport")
 }
+
+// TestRepeatedWrites runs writes a retry repeats beside the lookalikes
+// that stay quiet (repeated.go).
+func TestRepeatedWrites(t *testing.T) {
+	testmod.Download(t, "testdata")
+	dir, err := filepath.Abs("testdata")
+	if err != nil {
+		t.Fatal(err)
+	}
+	analysistest.Run(testmod.Shared{T: t, Skip: func(kind, _ string) bool { return kind == "fact" }}, dir, doubleretry.Analyzer, "./repeated")
+}

@@ -28,3 +28,16 @@ func TestWritesFacts(t *testing.T) {
 		"./a", "./deferred", "./jobwrapper", "./worker", "./gormjob", "./perattempt", "./bounded", "./runner", "./unchecked",
 		"./store", "./quiet", "./fallback", "./rpc", "./cancelled", "./etcdop", "./etcdrotate", "./cleanup", "./escape")
 }
+
+// TestAddsFacts checks which writes add a record (adds.go) on doubleretry's
+// repeated-write testdata; the diagnostics there are doubleretry's.
+func TestAddsFacts(t *testing.T) {
+	const testdata = "../../doubleretry/testdata"
+	testmod.Download(t, testdata)
+	dir, err := filepath.Abs(testdata)
+	if err != nil {
+		t.Fatal(err)
+	}
+	facts := testmod.Shared{T: t, Skip: func(kind, _ string) bool { return kind == "diagnostic" }}
+	analysistest.Run(facts, dir, effects.Analyzer, "./repeated")
+}

@@ -19,13 +19,20 @@ type WritesFact struct {
 	Via   string // the call that does the work: db.ExecContext
 	Posn  string // where: store/store.go:31
 	Store string // the store package the work goes to, "" when not known (bounded.go compares backends)
+	// Adds: some write the function makes on that context leaves a new
+	// record each time (adds.go), so calling the function twice does too.
+	Adds bool
 }
 
 // AFact marks WritesFact as an analysis fact.
 func (*WritesFact) AFact() {}
 
 func (f *WritesFact) String() string {
-	return fmt.Sprintf("%s with ctx param %d via %s at %s", f.Kind, f.Param, f.Via, f.Posn)
+	s := fmt.Sprintf("%s with ctx param %d via %s at %s", f.Kind, f.Param, f.Via, f.Posn)
+	if f.Adds {
+		s += " (adds)"
+	}
+	return s
 }
 
 // computeFacts finds this package's functions that write with a context
@@ -61,7 +68,9 @@ func (c *Result) computeFacts() {
 	for changed, iter := true, 0; changed && iter < 8; iter++ {
 		changed = false
 		for _, cd := range cands {
-			if c.facts[cd.fn] != nil {
+			// A function's fact is its first write; a later one that adds
+			// (or a callee's fact that comes to add) sets Adds.
+			if f := c.facts[cd.fn]; f != nil && f.Adds {
 				continue
 			}
 			sig := cd.fn.Type().(*types.Signature)
@@ -76,17 +85,29 @@ func (c *Result) computeFacts() {
 					if p.Name() == "" || p.Name() == "_" {
 						continue
 					}
-					if c.flow.Descends(w.Ctx, Ref{V: p, Text: p.Name()}, call.Pos(), cd.decl.Body.Pos(), 0) {
+					if !c.flow.Descends(w.Ctx, Ref{V: p, Text: p.Name()}, call.Pos(), cd.decl.Body.Pos(), 0) {
+						continue
+					}
+					f := c.facts[cd.fn]
+					switch {
+					case f == nil:
 						c.facts[cd.fn] = &WritesFact{
 							Param: i,
 							Kind:  kindOf(cd.fn.Name(), w.Kind),
 							Via:   w.Callee,
 							Posn:  c.short(call.Pos()),
 							Store: w.Store,
+							Adds:  w.Adds,
 						}
 						changed = true
+					case w.Adds && i == f.Param:
+						f.Adds = true
+						changed = true
+					}
+					if w.Adds {
 						break calls
 					}
+					continue calls
 				}
 			}
 		}

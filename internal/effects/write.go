@@ -58,6 +58,7 @@ func (c *Result) Classify(call *ast.CallExpr) *Write {
 		}
 		w.Kind = k
 		w.Store = path
+		w.Adds = adds(path, fn.Name(), call, c.info)
 		return w
 	}
 	if f := c.factOf(fn); f != nil {
@@ -67,12 +68,14 @@ func (c *Result) Classify(call *ast.CallExpr) *Write {
 		w.Kind = kindOf(fn.Name(), f.Kind)
 		w.Via = "writes through " + f.Via + " at " + f.Posn
 		w.Store = f.Store
+		w.Adds = f.Adds
 		return w
 	}
 	if impl, f := c.ImplFact(fn); f != nil && f.Param == ctxArg {
 		w.Kind = kindOf(fn.Name(), f.Kind)
 		w.Via = "reaches " + RecvName(impl) + "." + impl.Name() + ", which writes through " + f.Via + " at " + f.Posn
 		w.Store = f.Store
+		w.Adds = f.Adds
 		return w
 	}
 	if ctxArg == 0 && grpcMethod(sig) && hasVerb(fn.Name(), grpcVerbs...) {
@@ -82,6 +85,7 @@ func (c *Result) Classify(call *ast.CallExpr) *Write {
 	if recv := sig.Recv(); recv != nil && types.IsInterface(recv.Type()) && ctxArg == 0 &&
 		inModule(path, c.module) && hasVerb(fn.Name(), writeVerbs...) && !cacheSet(recv.Type(), fn.Name()) && !Observability(recv.Type()) {
 		w.Kind = kindOf(fn.Name(), "write")
+		w.Adds = interfaceAdds(fn.Name())
 		return w
 	}
 	return nil
