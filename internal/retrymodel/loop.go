@@ -1006,9 +1006,15 @@ func (p *pkgCtx) walkPaths(stmts []ast.Stmt, at path, loop ast.Node, s *loopShap
 			if p.statusSwitch(st, s) {
 				at = p.afterStatusSwitch(st, at, loop, s)
 			}
+			if switchLeaves(st.Body) {
+				return true
+			}
 		case *ast.TypeSwitchStmt:
 			for _, cc := range st.Body.List {
 				p.walkSwitchClause(nil, cc, at, loop, s)
+			}
+			if switchLeaves(st.Body) {
+				return true
 			}
 		case *ast.RangeStmt:
 			if ifs := p.statusMembership(st, s); ifs != nil && at != failurePath {
@@ -1059,6 +1065,38 @@ func (p *pkgCtx) walkSwitchClause(tag ast.Expr, cc ast.Stmt, at path, loop ast.N
 		}
 	}
 	p.walkPaths(clause.Body, at, loop, s)
+}
+
+// switchLeaves reports a switch that every path leaves the turn from: it
+// has a default, and each clause ends in return, continue or goto (a
+// break there leaves only the switch), so code after it runs on no path
+// through the switch:
+//
+//	if err != nil {
+//		switch { case transient(err): continue; default: return }
+//	}
+//	return resp // reached on success only
+func switchLeaves(body *ast.BlockStmt) bool {
+	hasDefault := false
+	for _, cc := range body.List {
+		clause, ok := cc.(*ast.CaseClause)
+		if !ok || len(clause.Body) == 0 {
+			return false
+		}
+		if clause.List == nil {
+			hasDefault = true
+		}
+		switch last := clause.Body[len(clause.Body)-1].(type) {
+		case *ast.ReturnStmt:
+		case *ast.BranchStmt:
+			if last.Tok != token.CONTINUE && last.Tok != token.GOTO {
+				return false
+			}
+		default:
+			return false
+		}
+	}
+	return hasDefault
 }
 
 // stmtsBelongToBody reports whether stmts is the loop body's own list.
