@@ -506,7 +506,8 @@ func isIdentOf(info *types.Info, e ast.Expr, v *types.Var) bool {
 
 // endsPath reports a statement after which control does not go on to the
 // next statement: a return, break, continue, goto or panic, a block that
-// ends in one, an if whose branches both do.
+// ends in one, an if whose branches both do, a switch whose clauses all
+// leave (switchLeaves).
 func endsPath(s ast.Stmt) bool {
 	switch s := s.(type) {
 	case *ast.BlockStmt:
@@ -515,6 +516,10 @@ func endsPath(s ast.Stmt) bool {
 		return s.Else != nil && endsPath(s.Body) && endsPath(s.Else)
 	case *ast.LabeledStmt:
 		return endsPath(s.Stmt)
+	case *ast.SwitchStmt:
+		return switchLeaves(s.Body)
+	case *ast.TypeSwitchStmt:
+		return switchLeaves(s.Body)
 	}
 	return terminates(s)
 }

@@ -237,3 +237,34 @@ func waitReady(ctx context.Context, c *http.Client, url string) error {
 		}
 	}
 }
+
+// A switch that leaves on every path: the 429 case goes round with the
+// body open; the 5xx case closes it; nothing runs after the switch, so the
+// end of the body is no way round.
+func switchStatus(ctx context.Context, c *http.Client, url string) (*http.Response, error) {
+	for attempt := 0; attempt < 3; attempt++ {
+		if attempt > 0 {
+			if err := pause(ctx, time.Second); err != nil {
+				return nil, err
+			}
+		}
+		req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
+		if err != nil {
+			return nil, err
+		}
+		resp, err := c.Do(req)
+		if err != nil {
+			return nil, err
+		}
+		switch {
+		case resp.StatusCode == http.StatusTooManyRequests:
+			continue // want `continues here without closing resp.Body: .* up to 3 connections`
+		case resp.StatusCode >= 500:
+			resp.Body.Close()
+			continue
+		default:
+			return resp, nil
+		}
+	}
+	return nil, errGaveUp
+}
