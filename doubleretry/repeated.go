@@ -3,13 +3,9 @@ package doubleretry
 import (
 	"fmt"
 	"go/ast"
-	"go/token"
 	"go/types"
-	"strings"
 
 	"golang.org/x/tools/go/analysis"
-	"golang.org/x/tools/go/ast/astutil"
-	"golang.org/x/tools/go/types/typeutil"
 
 	"github.com/retryvet/retryvet/internal/effects"
 	"github.com/retryvet/retryvet/internal/retrymodel"
@@ -36,7 +32,7 @@ import (
 // repeatedWrites reports the repeated writes of the retry layer l.
 func (c *checker) repeatedWrites(l *retrymodel.Layer, writes *effects.Result) {
 	body, ok := l.Body.(*ast.BlockStmt)
-	if !ok || writes == nil || l.HelperOf != nil || !c.roundOn(l) {
+	if !ok || writes == nil || l.HelperOf != nil || !retries(l) {
 		return
 	}
 	if l.Kind != retrymodel.Loop && l.Kind != retrymodel.Library {
@@ -86,7 +82,7 @@ func (c *checker) failingAfter(l *retrymodel.Layer, body *ast.BlockStmt, w *ast.
 		if op == w || op.Pos() < w.End() || !contains(body, op) {
 			continue
 		}
-		if c.goesRoundOn(l, body, op) {
+		if c.res.FailureGoesRound(l, op) {
 			return op
 		}
 	}
@@ -94,159 +90,6 @@ func (c *checker) failingAfter(l *retrymodel.Layer, body *ast.BlockStmt, w *ast.
 }
 
 func contains(n ast.Node, x ast.Node) bool { return n.Pos() <= x.Pos() && x.End() <= n.End() }
-
-// goesRoundOn reports whether a failure of op leads to another attempt:
-// in a loop, a branch on op's results that continues or waits (or leaves
-// on success, with the wait after it); in a library's closure, op's error
-// returned as it is, which the library retries.
-func (c *checker) goesRoundOn(l *retrymodel.Layer, body *ast.BlockStmt, op *ast.CallExpr) bool {
-	info := c.pass.TypesInfo
-	results := resultsOf(info, body, op)
-	mentions := func(e ast.Node) bool {
-		found := false
-		ast.Inspect(e, func(n ast.Node) bool {
-			if id, ok := n.(*ast.Ident); ok && results[info.Uses[id]] {
-				found = true
-			}
-			return !found && n != op
-		})
-		return found || (e != nil && contains(e, op))
-	}
-	retried := false
-	ast.Inspect(body, func(n ast.Node) bool {
-		if retried {
-			return false
-		}
-		switch n := n.(type) {
-		case *ast.FuncLit:
-			return false
-		case *ast.ReturnStmt:
-			if l.Kind == retrymodel.Library && n.End() >= op.End() && len(n.Results) > 0 {
-				last := n.Results[len(n.Results)-1]
-				retried = mentions(last) && c.libraryRetries(l, last)
-			}
-		case *ast.IfStmt:
-			if n.End() < op.Pos() || !mentions(n.Cond) {
-				return true
-			}
-			if l.Kind == retrymodel.Loop && (c.goesRound(l, n.Body) || n.Else != nil && c.goesRound(l, n.Else)) {
-				retried = true
-			}
-			if l.Kind == retrymodel.Loop && n.Else == nil && leaves(n.Body) && waitAfter(l, n) {
-				retried = true // if err == nil { break }; sleep
-			}
-		}
-		return true
-	})
-	return retried
-}
-
-// resultsOf lists the variables op's results are assigned to.
-func resultsOf(info *types.Info, body *ast.BlockStmt, op *ast.CallExpr) map[types.Object]bool {
-	out := make(map[types.Object]bool)
-	ast.Inspect(body, func(n ast.Node) bool {
-		as, ok := n.(*ast.AssignStmt)
-		if !ok || len(as.Rhs) != 1 || astutil.Unparen(as.Rhs[0]) != op {
-			return true
-		}
-		for _, lhs := range as.Lhs {
-			if id, ok := lhs.(*ast.Ident); ok {
-				if obj := info.ObjectOf(id); obj != nil {
-					out[obj] = true
-				}
-			}
-		}
-		return false
-	})
-	return out
-}
-
-// goesRound reports whether the branch continues the layer's loop or
-// makes one of its waits.
-func (c *checker) goesRound(l *retrymodel.Layer, branch ast.Node) bool {
-	found := false
-	ast.Inspect(branch, func(n ast.Node) bool {
-		if found {
-			return false
-		}
-		switch n := n.(type) {
-		case *ast.FuncLit, *ast.ForStmt, *ast.RangeStmt:
-			return false
-		case *ast.BranchStmt:
-			if n.Tok == token.CONTINUE && n.Label == nil {
-				found = true
-			}
-		}
-		for _, w := range l.Waits {
-			if n == w {
-				found = true
-			}
-		}
-		return !found
-	})
-	return found
-}
-
-// leaves reports a branch that ends in return or break.
-func leaves(b *ast.BlockStmt) bool {
-	if len(b.List) == 0 {
-		return false
-	}
-	switch s := b.List[len(b.List)-1].(type) {
-	case *ast.ReturnStmt:
-		return true
-	case *ast.BranchStmt:
-		return s.Tok == token.BREAK && s.Label == nil
-	}
-	return false
-}
-
-// waitAfter reports a wait of the layer after the if statement.
-func waitAfter(l *retrymodel.Layer, ifs *ast.IfStmt) bool {
-	for _, w := range l.Waits {
-		if w.Pos() > ifs.End() {
-			return true
-		}
-	}
-	return false
-}
-
-// libraryRetries reports whether returning e from l's operation makes
-// the library try again: cenkalti/backoff and retry-go retry any error
-// but one marked permanent (backoff.Permanent, retry.Unrecoverable);
-// sethvargo/go-retry retries only one marked retryable
-// (retry.RetryableError). Other libraries decide by a classifier or a
-// condition's result and are not read here.
-func (c *checker) libraryRetries(l *retrymodel.Layer, e ast.Expr) bool {
-	call, ok := l.Node.(*ast.CallExpr)
-	if !ok {
-		return false
-	}
-	lib, ok := typeutil.Callee(c.pass.TypesInfo, call).(*types.Func)
-	if !ok || lib.Pkg() == nil {
-		return false
-	}
-	marker := ""
-	if m, ok := astutil.Unparen(e).(*ast.CallExpr); ok {
-		if fn, ok := typeutil.Callee(c.pass.TypesInfo, m).(*types.Func); ok && fn.Pkg() != nil && fn.Pkg().Path() == lib.Pkg().Path() {
-			marker = fn.Name()
-		}
-	}
-	path := lib.Pkg().Path()
-	switch {
-	case strings.HasPrefix(path, "github.com/cenkalti/backoff"):
-		return marker != "Permanent"
-	case strings.HasPrefix(path, "github.com/avast/retry-go"):
-		return marker != "Unrecoverable"
-	case path == "github.com/sethvargo/go-retry":
-		return marker == "RetryableError"
-	}
-	return false
-}
-
-// roundOn: only a layer that retries (more than one attempt, not a
-// conflict re-read) repeats its writes.
-func (c *checker) roundOn(l *retrymodel.Layer) bool { return retries(l) }
 
 func (c *checker) reportRepeated(l *retrymodel.Layer, w *effects.Write, op *ast.CallExpr) {
 	fset := c.pass.Fset

@@ -94,7 +94,7 @@ func (c *checker) storeOf(call *ast.CallExpr) string {
 		return ""
 	}
 	fn = fn.Origin()
-	if _, table := effects.Known(fn.Pkg().Path(), effects.RecvName(fn), fn.Name(), call, c.info); table {
+	if _, table := effects.Known(fn.Pkg().Path(), retrymodel.RecvName(fn), fn.Name(), call, c.info); table {
 		return fn.Pkg().Path()
 	}
 	if _, f := c.writes.ImplFact(fn); f != nil {

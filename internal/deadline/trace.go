@@ -489,7 +489,7 @@ func (t *Tracer) call(c *ssa.Call, index int, seen map[ssa.Value]bool) []Flow {
 			}
 		}
 	case "net/http":
-		if name == "Context" && recvNamed(obj) == "Request" {
+		if name == "Context" && retrymodel.RecvName(obj) == "Request" {
 			return one(Flow{Origin: Request, Pos: c.Pos(), What: "(*http.Request).Context()"})
 		}
 	case "os/signal":
@@ -579,21 +579,6 @@ func (t *Tracer) derived(c *ssa.Call, index int, seen map[ssa.Value]bool) []Flow
 	return t.trace(c.Call.Args[off+k], seen)
 }
 
-func recvNamed(fn *types.Func) string {
-	sig, _ := fn.Type().(*types.Signature)
-	if sig == nil || sig.Recv() == nil {
-		return ""
-	}
-	t := sig.Recv().Type()
-	if p, ok := t.(*types.Pointer); ok {
-		t = p.Elem()
-	}
-	if n, ok := types.Unalias(t).(*types.Named); ok {
-		return n.Obj().Name()
-	}
-	return ""
-}
-
 // DeadlineSet folds the duration of a deadline call: WithTimeout(parent, d),
 // WithDeadline(parent, time.Now().Add(d)), http.TimeoutHandler(h, d, msg).
 func (t *Tracer) DeadlineSet(c *ssa.Call, name string) Set {
@@ -632,7 +617,7 @@ func (t *Tracer) DeadlineSet(c *ssa.Call, name string) Set {
 
 func isTimeMethod(f *ssa.Function, name string) bool {
 	obj, _ := f.Object().(*types.Func)
-	return obj != nil && obj.Pkg() != nil && obj.Pkg().Path() == "time" && obj.Name() == name && recvNamed(obj) == "Time"
+	return obj != nil && obj.Pkg() != nil && obj.Pkg().Path() == "time" && obj.Name() == name && retrymodel.RecvName(obj) == "Time"
 }
 
 // fold folds a deadline's duration: a constant, a value the package's

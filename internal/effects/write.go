@@ -52,7 +52,7 @@ func (c *Result) Classify(call *ast.CallExpr) *Write {
 	}
 	w := &Write{Call: call, Ctx: call.Args[ctxArg], Callee: CalleeText(call)}
 	path := fn.Pkg().Path()
-	if k, table := Known(path, RecvName(fn), fn.Name(), call, c.info); table {
+	if k, table := Known(path, retrymodel.RecvName(fn), fn.Name(), call, c.info); table {
 		if k == "" {
 			return nil
 		}
@@ -73,7 +73,7 @@ func (c *Result) Classify(call *ast.CallExpr) *Write {
 	}
 	if impl, f := c.ImplFact(fn); f != nil && f.Param == ctxArg {
 		w.Kind = kindOf(fn.Name(), f.Kind)
-		w.Via = "reaches " + RecvName(impl) + "." + impl.Name() + ", which writes through " + f.Via + " at " + f.Posn
+		w.Via = "reaches " + retrymodel.RecvName(impl) + "." + impl.Name() + ", which writes through " + f.Via + " at " + f.Posn
 		w.Store = f.Store
 		w.Adds = f.Adds
 		return w
@@ -258,22 +258,6 @@ func kindOf(name, fallback string) string {
 	return "write"
 }
 
-// RecvName is the name of fn's receiver type, or "".
-func RecvName(fn *types.Func) string {
-	sig, _ := fn.Type().(*types.Signature)
-	if sig == nil || sig.Recv() == nil {
-		return ""
-	}
-	t := sig.Recv().Type()
-	if p, ok := t.(*types.Pointer); ok {
-		t = p.Elem()
-	}
-	if n, ok := types.Unalias(t).(*types.Named); ok {
-		return n.Obj().Name()
-	}
-	return ""
-}
-
 // redisWrites are the go-redis commands that change data.
 var redisWrites = map[string]bool{
 	"Set": true, "SetNX": true, "SetXX": true, "SetEx": true, "SetArgs": true, "SetRange": true, "SetBit": true,
@@ -450,7 +434,7 @@ func Known(path, recv, name string, call *ast.CallExpr, info *types.Info) (kind 
 // WithContext call earlier in the chain:
 // db.WithContext(ctx).Model(&Job{}).Where("id = ?", id).Update("state", "failed").
 func (c *Result) gormWrite(call *ast.CallExpr, fn *types.Func) *Write {
-	if fn.Pkg().Path() != "gorm.io/gorm" || RecvName(fn) != "DB" {
+	if fn.Pkg().Path() != "gorm.io/gorm" || retrymodel.RecvName(fn) != "DB" {
 		return nil
 	}
 	switch fn.Name() {

@@ -108,9 +108,9 @@ func (r *Result) findBreakerCalls() []BreakerCall {
 			fn = fn.Origin()
 			if _, ok := gobreakerPkg(fn.Pkg()); ok {
 				switch {
-				case recvName(fn) == "" && fn.Name() == "NewCircuitBreaker":
+				case RecvName(fn) == "" && fn.Name() == "NewCircuitBreaker":
 					news = append(news, site{call, append([]ast.Node(nil), stack...)})
-				case recvName(fn) == "CircuitBreaker" && fn.Name() == "Execute":
+				case RecvName(fn) == "CircuitBreaker" && fn.Name() == "Execute":
 					executes = append(executes, site{call, append([]ast.Node(nil), stack...)})
 				}
 			} else if fn.Pkg() == r.pass.Pkg {
@@ -412,5 +412,5 @@ func isParamOf(info *types.Info, v *types.Var, fnNode ast.Node) bool {
 // of the request being served, which ends when its client goes away.
 func requestContext(info *types.Info, call *ast.CallExpr) bool {
 	fn, ok := typeutil.Callee(info, call).(*types.Func)
-	return ok && fn.Pkg() != nil && fn.Pkg().Path() == "net/http" && fn.Name() == "Context" && strings.HasSuffix(recvName(fn), "Request")
+	return ok && fn.Pkg() != nil && fn.Pkg().Path() == "net/http" && fn.Name() == "Context" && strings.HasSuffix(RecvName(fn), "Request")
 }

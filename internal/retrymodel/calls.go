@@ -248,7 +248,7 @@ func (p *callCtx) calleeIs(call *ast.CallExpr, pkg, recv, name string) bool {
 		return false
 	}
 	fn = fn.Origin()
-	return fn.Pkg().Path() == pkg && fn.Name() == name && recvName(fn) == recv
+	return fn.Pkg().Path() == pkg && fn.Name() == name && RecvName(fn) == recv
 }
 
 // isCall returns a predicate for calls of the function name of any of pkgs.

@@ -50,7 +50,7 @@ func (p *callCtx) retryableHTTPLayer(call *ast.CallExpr, fn *types.Func) *Layer 
 	}
 	var rc rhPolicy
 	l := &Layer{Kind: Client}
-	switch recvName(fn) {
+	switch RecvName(fn) {
 	case "Client":
 		sel, ok := astutil.Unparen(call.Fun).(*ast.SelectorExpr)
 		if !ok {
@@ -288,7 +288,7 @@ func (p *callCtx) requestContext(l *Layer, req ast.Expr) {
 				l.Context = hc.Args[0]
 			}
 		}
-	case recvName(fn) == "Request" && fn.Name() == "WithContext" && len(call.Args) == 1:
+	case RecvName(fn) == "Request" && fn.Name() == "WithContext" && len(call.Args) == 1:
 		l.Context = call.Args[0]
 	}
 	if l.Context != nil {
@@ -300,7 +300,7 @@ func (p *callCtx) requestContext(l *Layer, req ast.Expr) {
 // retryablehttp Client's StandardClient() (or whose Transport is a
 // *retryablehttp.RoundTripper): its transport retries every request.
 func (p *callCtx) stdClientLayer(call *ast.CallExpr, fn *types.Func) *Layer {
-	if recvName(fn) != "Client" {
+	if RecvName(fn) != "Client" {
 		return nil
 	}
 	switch fn.Name() {
@@ -347,7 +347,7 @@ func (p *callCtx) standardClientOf(e ast.Expr) (rhPolicy, token.Pos, bool) {
 	switch x := x.(type) {
 	case *ast.CallExpr:
 		fn, path := p.callee(x)
-		if path == pkgRetryableHTTP && recvName(fn) == "Client" && fn.Name() == "StandardClient" {
+		if path == pkgRetryableHTTP && RecvName(fn) == "Client" && fn.Name() == "StandardClient" {
 			if sel, ok := astutil.Unparen(x.Fun).(*ast.SelectorExpr); ok {
 				return p.resolveRetryableClient(sel.X), x.Pos(), true
 			}

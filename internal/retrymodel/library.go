@@ -60,7 +60,7 @@ func (p *callCtx) backoffV4Layer(call *ast.CallExpr, fn *types.Func) *Layer {
 	default:
 		return nil
 	}
-	if recvName(fn) != "" || len(call.Args) < 2 {
+	if RecvName(fn) != "" || len(call.Args) < 2 {
 		return nil
 	}
 	l := &Layer{Kind: Library, Name: "backoff." + fn.Name()}
@@ -111,7 +111,7 @@ func (p *callCtx) backoffV4Layer(call *ast.CallExpr, fn *types.Func) *Layer {
 }
 
 func (p *callCtx) backoffV5Layer(call *ast.CallExpr, fn *types.Func) *Layer {
-	if fn.Name() != "Retry" || recvName(fn) != "" || len(call.Args) < 2 {
+	if fn.Name() != "Retry" || RecvName(fn) != "" || len(call.Args) < 2 {
 		return nil
 	}
 	l := &Layer{Kind: Library, Name: "backoff.Retry", Context: call.Args[0]}
@@ -379,7 +379,7 @@ func constWaits(d time.Duration, n int) []time.Duration {
 // FixedDelay = Delay, RandomDelay = rand[0, MaxJitter), FullJitterBackoffDelay
 // = rand[0, min(MaxDelay, Delay*2^n)); MaxDelay caps the sum.
 func (p *callCtx) retryGoLayer(call *ast.CallExpr, fn *types.Func) *Layer {
-	if (fn.Name() != "Do" && fn.Name() != "DoWithData") || recvName(fn) != "" || len(call.Args) < 1 {
+	if (fn.Name() != "Do" && fn.Name() != "DoWithData") || RecvName(fn) != "" || len(call.Args) < 1 {
 		return nil
 	}
 	l := &Layer{Kind: Library, Name: "retry.Do"}
@@ -587,7 +587,7 @@ type grPolicy struct {
 }
 
 func (p *callCtx) goRetryLayer(call *ast.CallExpr, fn *types.Func) *Layer {
-	if recvName(fn) != "" || len(call.Args) != 3 {
+	if RecvName(fn) != "" || len(call.Args) != 3 {
 		return nil
 	}
 	var b grPolicy
@@ -696,7 +696,7 @@ func (p *callCtx) resolveGoRetry(e ast.Expr, depth int) grPolicy {
 		return b
 	}
 	fn, path := p.callee(call)
-	if path != pkgGoRetry || recvName(fn) != "" {
+	if path != pkgGoRetry || RecvName(fn) != "" {
 		return b
 	}
 	arg := func(i int) ast.Expr {
@@ -768,7 +768,7 @@ type k8sBackoff struct {
 }
 
 func (p *callCtx) k8sRetryLayer(call *ast.CallExpr, fn *types.Func) *Layer {
-	if recvName(fn) != "" {
+	if RecvName(fn) != "" {
 		return nil
 	}
 	var l *Layer
@@ -793,7 +793,7 @@ func (p *callCtx) k8sRetryLayer(call *ast.CallExpr, fn *types.Func) *Layer {
 }
 
 func (p *callCtx) k8sWaitLayer(call *ast.CallExpr, fn *types.Func) *Layer {
-	if recvName(fn) != "" {
+	if RecvName(fn) != "" {
 		return nil
 	}
 	var l *Layer

@@ -41,7 +41,7 @@ func remotePrimitive(fn *types.Func) bool {
 	if fn == nil || fn.Pkg() == nil {
 		return false
 	}
-	path, name, recv := fn.Pkg().Path(), fn.Name(), recvName(fn)
+	path, name, recv := fn.Pkg().Path(), fn.Name(), RecvName(fn)
 	switch path {
 	case "net":
 		switch recv {
@@ -189,8 +189,8 @@ func (p *pkgCtx) portProbe(op *ast.CallExpr, fnNode ast.Node) bool {
 	return only
 }
 
-// recvName returns the name of fn's receiver type ("" for functions).
-func recvName(fn *types.Func) string {
+// RecvName returns the name of fn's receiver type ("" for functions).
+func RecvName(fn *types.Func) string {
 	sig, ok := fn.Type().(*types.Signature)
 	if !ok || sig.Recv() == nil {
 		return ""

@@ -52,7 +52,7 @@ func (p *callCtx) stainlessLayer(call *ast.CallExpr, fn *types.Func, sdk, root s
 	// Name the service path from the client: client.Chat.Completions.New.
 	path, clientExpr := p.servicePath(sel.X, root)
 	if len(path) == 0 {
-		path = []string{strings.TrimSuffix(recvName(fn), "Service")}
+		path = []string{strings.TrimSuffix(RecvName(fn), "Service")}
 	}
 	l.Name = sdk + " " + strings.Join(path, ".") + "." + fn.Name()
 
@@ -209,7 +209,7 @@ func (p *callCtx) stainlessOpts(opts []ast.Expr, root string) (retries, perAttem
 // A paginator's NextPage (s3.NewListObjectsV2Paginator(client, in)) calls
 // the client's operation and is the same layer, named for the operation.
 func (p *callCtx) awsLayer(call *ast.CallExpr, fn *types.Func) *Layer {
-	recv := recvName(fn)
+	recv := RecvName(fn)
 	if len(call.Args) == 0 || !(recv == "Client" || strings.HasSuffix(recv, "Paginator") && fn.Name() == "NextPage") {
 		return nil
 	}

@@ -15,7 +15,7 @@ import (
 // under each attempt of a loop around the call. A Transport of interface
 // type, or a client the package does not build, answers nothing.
 func (r *Result) transportChains(call *ast.CallExpr, fn *types.Func, local func(*types.Func) *FuncFact) []Chain {
-	if fn.Pkg() == nil || fn.Pkg().Path() != "net/http" || recvName(fn) != "Client" {
+	if fn.Pkg() == nil || fn.Pkg().Path() != "net/http" || RecvName(fn) != "Client" {
 		return nil
 	}
 	switch fn.Name() {
