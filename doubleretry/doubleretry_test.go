@@ -56,15 +56,17 @@ func TestTwoSources(t *testing.T) {
 	analysistest.Run(t, dir, doubleretry.Analyzer, "./twosrc/...")
 }
 
-// TestTransport: a loop around an *http.Client whose Transport, a type of
-// the package, retries in its RoundTrip.
+// TestTransport: a loop around an *http.Client whose Transport retries in
+// its RoundTrip: a type of the package, or a client another package's
+// constructor or variable builds (xtransport), beside clients whose
+// transport sends once.
 func TestTransport(t *testing.T) {
 	testmod.Download(t, "testdata")
 	dir, err := filepath.Abs("testdata")
 	if err != nil {
 		t.Fatal(err)
 	}
-	analysistest.Run(t, dir, doubleretry.Analyzer, "./transport")
+	analysistest.Run(t, dir, doubleretry.Analyzer, "./transport", "./xtransport/...")
 }
 
 // TestRepeatedWrites runs writes a retry repeats beside the lookalikes

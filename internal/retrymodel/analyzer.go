@@ -184,6 +184,7 @@ func run(pass *analysis.Pass) (any, error) {
 	}
 	p.classifyCtxErrs()
 	p.summarize()
+	p.exportTransportClients() // transport.go
 	p.ctxRetries()
 	p.res.exportCodeSets()
 	p.res.exportStatusFacts()

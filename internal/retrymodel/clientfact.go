@@ -36,6 +36,10 @@ type ClientFact struct {
 	Opaque  bool
 	// Posn is where the client was built (dir/file.go:line).
 	Posn string
+	// Chains, for Kind "transport" (an *http.Client whose Transport's
+	// RoundTrip retries, transport.go), are the retry layers under each
+	// request the client sends.
+	Chains []Chain
 }
 
 // AFact marks ClientFact as an analysis fact.
