@@ -123,3 +123,81 @@ func importsAs(f *ast.File, path, name string) bool {
 	}
 	return false
 }
+
+// breakersInRetry reports a breaker's Execute that a retry repeats, when
+// the attempts of one request are enough failures in a row to open it: a
+// retry of N attempts around a breaker that opens after K consecutive
+// failures, N >= K (or a retry with no bound on its attempts). One caller
+// whose request keeps failing then switches the dependency off for every
+// caller. The Execute is the retried operation itself or in a function of
+// the package the retried operation calls. Quiet when the retry runs
+// inside Execute (one request counts once), when the attempts are fewer
+// than the failures that open it, and when either is not known.
+func (ck *checker) breakersInRetry() {
+	calls := ck.res.BreakerCalls()
+	if len(calls) == 0 {
+		return
+	}
+	seen := map[*ast.CallExpr]bool{}
+	for _, l := range ck.res.Layers {
+		if l.Body == nil || ck.inTest(l.Pos) {
+			continue
+		}
+		n, bounded := l.Attempts()
+		unbounded := l.Policy.Attempts.Known && l.Policy.Attempts.N == 0
+		for _, bc := range calls {
+			b := bc.Breaker
+			if seen[bc.Call] || b.TripAfter == 0 || !(bounded && n >= b.TripAfter || unbounded) {
+				continue
+			}
+			via, ok := ck.retriedExecute(l, bc)
+			if !ok {
+				continue
+			}
+			seen[bc.Call] = true
+			name := "the breaker"
+			if b.Name != "" {
+				name = "breaker " + strconv.Quote(b.Name)
+			}
+			opens := fmt.Sprintf("%d consecutive failures", b.TripAfter)
+			if b.Trip != "" {
+				opens = b.Trip
+			}
+			what := fmt.Sprintf("one request that fails all %d attempts is %d failures in a row", n, n)
+			if unbounded {
+				what = "one request that keeps failing is failures in a row with no bound"
+			}
+			msg := fmt.Sprintf("%s counts every attempt of the %s at %s%s as a failure: %s, and it opens after %s, so one caller's failing request switches the dependency off for every caller; run the retry inside Execute so that a request counts once, or make ReadyToTrip need more failures than the retry makes",
+				name, l.Name, ck.short(l.Pos), via, what, opens)
+			ck.pass.Report(analysis.Diagnostic{
+				Pos:      bc.Call.Pos(),
+				End:      bc.Call.End(),
+				Category: "breaker-in-retry",
+				Message:  msg,
+				Related: []analysis.RelatedInformation{
+					{Pos: l.Pos, Message: "the retry"},
+					{Pos: b.New.Pos(), Message: "breaker built here"},
+				},
+			})
+		}
+	}
+}
+
+// retriedExecute reports whether the layer retries the breaker call: it
+// is one of the layer's operations, or in the declaration of a package
+// function an operation calls (via names it).
+func (ck *checker) retriedExecute(l *retrymodel.Layer, bc retrymodel.BreakerCall) (string, bool) {
+	for _, op := range l.Ops {
+		if op == bc.Call {
+			return "", true
+		}
+		fn := ck.res.Callee(op)
+		if fn == nil {
+			continue
+		}
+		if d := ck.res.Decl(fn); d != nil && d.Body != nil && d.Pos() <= bc.Call.Pos() && bc.Call.End() <= d.End() {
+			return " (through " + fn.Name() + ")", true
+		}
+	}
+	return "", false
+}

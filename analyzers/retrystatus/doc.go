@@ -95,6 +95,22 @@
 //     no remote call, and for Settings that come from elsewhere. Breakers
 //     built in another package, hystrix-go, failsafe-go and hand-rolled
 //     counters are not read yet.
+//   - A circuit breaker that a retry runs once per attempt, when one
+//     request's attempts are enough failures in a row to open it
+//     (category breaker-in-retry): the retry's known attempts are at
+//     least the consecutive failures that open the breaker (gobreaker's
+//     default: more than 5; a ReadyToTrip literal that returns
+//     counts.ConsecutiveFailures > K or >= K), or the retry has no bound
+//     on its attempts. The Execute is the retried operation itself or in
+//     a function of the package the retried operation calls. One caller
+//     whose request keeps failing then switches the dependency off for
+//     every caller. The finding names the retry, the attempts and the
+//     breaker's threshold; the fix is to run the retry inside Execute, so
+//     that a request counts once, or to raise the threshold. Quiet when
+//     the retry runs inside Execute, when its attempts are fewer than the
+//     failures that open the breaker (each attempt counting is a design
+//     choice, resilience4j's default order), and when either number is
+//     not known (a ReadyToTrip on ratios or totals).
 //   - A retry whose operation opens a stream and hands it on unread
 //     (category stream-error): a remote call in the retried region returns
 //     a stream (a value with Recv() (T, error), or Next() bool and

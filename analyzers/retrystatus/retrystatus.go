@@ -89,7 +89,8 @@ func run(pass *analysis.Pass) (any, error) {
 		}
 		ck.stopsAWSRetryer()
 		ck.polarity()
-		ck.breakers() // breaker.go
+		ck.breakers()        // breaker.go
+		ck.breakersInRetry() // breaker.go
 		return &Result{}, nil
 	}
 
@@ -126,7 +127,8 @@ func run(pass *analysis.Pass) (any, error) {
 	}
 	ck.stopsAWSRetryer()
 	ck.polarity()
-	ck.breakers() // breaker.go
+	ck.breakers()        // breaker.go
+	ck.breakersInRetry() // breaker.go
 	ck.exportFacts()
 	return res, nil
 }

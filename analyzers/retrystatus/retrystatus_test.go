@@ -142,3 +142,16 @@ func TestDroppedResponse(t *testing.T) {
 	}
 	analysistest.RunWithSuggestedFixes(t, dir, retrystatus.Analyzer, "./dropresp")
 }
+
+// TestBreakerInRetry runs breakers whose Execute a retry repeats often
+// enough for one request to open them (a loop, retry-go, a helper the loop
+// calls), beside a retry too short to open one, a retry inside Execute
+// and a breaker that opens on a failure ratio.
+func TestBreakerInRetry(t *testing.T) {
+	testmod.Download(t, "testdata")
+	dir, err := filepath.Abs("testdata")
+	if err != nil {
+		t.Fatal(err)
+	}
+	analysistest.Run(t, dir, retrystatus.Analyzer, "./breakerretry")
+}

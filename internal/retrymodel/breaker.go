@@ -37,6 +37,10 @@ type Breaker struct {
 	// Trip says when it opens: gobreaker's default ReadyToTrip (more than
 	// 5 consecutive failures), or "" for the Settings' own.
 	Trip string
+	// TripAfter is the number of consecutive failures that open it, when
+	// known: 6 for the default, K+1 for a ReadyToTrip that returns
+	// counts.ConsecutiveFailures > K (K for >= K); 0 when not known.
+	TripAfter int64
 }
 
 // A BreakerCall runs an operation through a breaker: cb.Execute(op).
@@ -300,8 +304,45 @@ func (r *Result) breakerOf(call *ast.CallExpr, stack []ast.Node) *Breaker {
 	b.CountsAll = unset(info, set["IsExcluded"]) && (unset(info, set["IsSuccessful"]) || onlyNilIsSuccess(info, set["IsSuccessful"]))
 	if unset(info, set["ReadyToTrip"]) {
 		b.Trip = "more than 5 consecutive failures"
+		b.TripAfter = 6
+	} else {
+		b.TripAfter = consecutiveTrip(info, set["ReadyToTrip"])
 	}
 	return b
+}
+
+// consecutiveTrip reads a ReadyToTrip literal whose one statement returns
+// counts.ConsecutiveFailures > K (or >= K): the failures in a row that
+// open the breaker. 0 for anything else (ratios, totals, helpers).
+func consecutiveTrip(info *types.Info, e ast.Expr) int64 {
+	lit, ok := astutil.Unparen(e).(*ast.FuncLit)
+	if !ok || len(lit.Body.List) != 1 {
+		return 0
+	}
+	ret, ok := lit.Body.List[0].(*ast.ReturnStmt)
+	if !ok || len(ret.Results) != 1 {
+		return 0
+	}
+	b, ok := astutil.Unparen(ret.Results[0]).(*ast.BinaryExpr)
+	if !ok || b.Op != token.GTR && b.Op != token.GEQ {
+		return 0
+	}
+	sel, ok := astutil.Unparen(b.X).(*ast.SelectorExpr)
+	if !ok || sel.Sel.Name != "ConsecutiveFailures" {
+		return 0
+	}
+	tv, ok := info.Types[b.Y]
+	if !ok || tv.Value == nil {
+		return 0
+	}
+	k, ok := constant.Int64Val(constant.ToInt(tv.Value))
+	if !ok || k < 0 {
+		return 0
+	}
+	if b.Op == token.GTR {
+		k++
+	}
+	return k
 }
 
 // unset reports a setting left out or set to nil.
