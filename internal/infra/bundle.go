@@ -26,9 +26,13 @@ type Bundle struct {
 	Root  string       `json:"root"`
 	Files []BundleFile `json:"files"`
 	Dirs  []string     `json:"dirs,omitempty"` // directories within two levels of Root named like a route's destination
-	Trunc bool         `json:"truncated,omitempty"`
-	cfg   *Config      // parsed
-	once  sync.Once
+	// Serves: for a destination named like directories holding a package
+	// main, the module-relative directories of the packages those mains
+	// import (serves.go).
+	Serves map[string][]string `json:"serves,omitempty"`
+	Trunc  bool                `json:"truncated,omitempty"`
+	cfg    *Config             // parsed
+	once   sync.Once
 }
 
 // A BundleFile is one manifest: its name relative to the root and its text.
@@ -63,6 +67,8 @@ func Collect(root string) *Bundle {
 			}
 		}
 	}
+	b.Serves = servedBy(root, c.destNames())
+	c.serves = servesSet(b.Serves)
 	b.cfg = c
 	return b
 }
@@ -76,7 +82,7 @@ func (b *Bundle) Config() *Config {
 		if b.cfg != nil {
 			return
 		}
-		c := &Config{Root: b.Root, Truncated: b.Trunc, dirs: map[string]bool{}}
+		c := &Config{Root: b.Root, Truncated: b.Trunc, dirs: map[string]bool{}, serves: servesSet(b.Serves)}
 		for _, d := range b.Dirs {
 			c.dirs[d] = true
 		}

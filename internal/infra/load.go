@@ -22,6 +22,10 @@ type Config struct {
 	// dirs: for a bundle (bundle.go), the destination directories that
 	// exist under Root; nil: look on disk.
 	dirs map[string]bool
+	// serves: for each destination named like a directory holding a
+	// package main, the module-relative directories of the packages its
+	// mains import (serves.go).
+	serves map[string]map[string]bool
 }
 
 // Limits that keep a run on a repository full of YAML lean.
@@ -49,6 +53,7 @@ func Load(root string) *Config {
 		}
 	}
 	c.read(names, nil)
+	c.serves = servesSet(servedBy(root, c.destNames()))
 	return c
 }
 
@@ -258,6 +263,10 @@ func (c *Config) For(pattern, pkgDir string) []*Route {
 			elems[e] = true
 		}
 	}
+	rel = filepath.ToSlash(rel)
+	if rel == "" {
+		rel = "."
+	}
 	var named []*Route
 	anyNamed := false
 	for _, r := range matched {
@@ -265,7 +274,7 @@ func (c *Config) For(pattern, pkgDir string) []*Route {
 			anyNamed = true
 		}
 		for _, d := range r.Dest {
-			if elems[service(d)] {
+			if c.servedHere(service(d), rel, elems) {
 				named = append(named, r)
 				break
 			}
@@ -274,7 +283,7 @@ func (c *Config) For(pattern, pkgDir string) []*Route {
 	if len(named) > 0 {
 		return named
 	}
-	if anyNamed && c.servesOthers(elems) {
+	if anyNamed && c.servesOthers(rel, elems) {
 		return nil
 	}
 	return matched
@@ -284,14 +293,10 @@ func (c *Config) For(pattern, pkgDir string) []*Route {
 // a directory of the module other than the package's own: the repository
 // holds several services, and a route whose destination names none of the
 // package's directories is another service's.
-func (c *Config) servesOthers(own map[string]bool) bool {
+func (c *Config) servesOthers(rel string, own map[string]bool) bool {
 	for _, r := range c.Routes {
 		for _, d := range r.Dest {
-			s := service(d)
-			if own[s] {
-				continue
-			}
-			if c.dirs != nil && c.dirs[s] || c.dirs == nil && dirExists(c.Root, s) {
+			if c.otherService(service(d), rel, own) {
 				return true
 			}
 		}
