@@ -27,7 +27,7 @@ import (
 type loopShape struct {
 	errs     map[*types.Var]*ast.CallExpr // error variables and the call that set them
 	results  map[*types.Var]bool          // other results of those calls (resp)
-	resultOf map[*types.Var]*ast.CallExpr // the call that set each result
+	resultOf map[*types.Var]*types.Var    // the error variable assigned beside each result
 	ops      []*ast.CallExpr
 	success  bool // an exit on the success path
 	again    bool // the loop runs again after a success
@@ -227,7 +227,7 @@ func everyTurn(body *ast.BlockStmt) []ast.Stmt {
 // shape finds the operation, its error variables, and how the body leaves
 // or repeats on success and failure.
 func (p *pkgCtx) shape(loop ast.Node, body *ast.BlockStmt, cond ast.Expr) *loopShape {
-	s := &loopShape{errs: make(map[*types.Var]*ast.CallExpr), results: make(map[*types.Var]bool), resultOf: make(map[*types.Var]*ast.CallExpr)}
+	s := &loopShape{errs: make(map[*types.Var]*ast.CallExpr), results: make(map[*types.Var]bool), resultOf: make(map[*types.Var]*types.Var)}
 	if fd, ok := loop.(*ast.FuncDecl); ok {
 		s.self, _ = p.info.Defs[fd.Name].(*types.Func)
 	}
@@ -273,7 +273,7 @@ func (p *pkgCtx) shape(loop ast.Node, body *ast.BlockStmt, cond ast.Expr) *loopS
 				s.errs[errVar] = call
 				for _, o := range others {
 					s.results[o] = true
-					s.resultOf[o] = call
+					s.resultOf[o] = errVar
 				}
 				s.ops = append(s.ops, call)
 			}
@@ -407,16 +407,16 @@ func (p *pkgCtx) statusSwitch(sw *ast.SwitchStmt, s *loopShape) bool {
 // about the operation's.
 func (p *pkgCtx) keepRetried(loop ast.Node, body *ast.BlockStmt, cond ast.Expr, s *loopShape) {
 	retried := make(map[*types.Var]bool)
-	// Each error variable is judged with the results of its own call: a
-	// status test of the response says nothing of the error of building
+	// Each error variable is judged with the results assigned beside it:
+	// a status test of the response says nothing of the error of building
 	// the request (req, rerr := http.NewRequest(...); if rerr != nil {
 	// return rerr }), whose guard would otherwise count as a retry.
 	one := func(v *types.Var) *loopShape {
 		results := s.results
-		if call := s.errs[v]; call != nil && len(s.resultOf) > 0 {
+		if v != nil && len(s.resultOf) > 0 {
 			results = make(map[*types.Var]bool)
 			for o := range s.results {
-				if c, ok := s.resultOf[o]; !ok || c == call {
+				if e, ok := s.resultOf[o]; !ok || e == v {
 					results[o] = true
 				}
 			}

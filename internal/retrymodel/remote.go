@@ -17,8 +17,28 @@ import (
 // API is reached only through interfaces (a generated gRPC client, a
 // Kubernetes typed client, redis.Cmdable, sarama.SyncProducer).
 func isRemoteCall(info *types.Info, call *ast.CallExpr) bool {
-	fn, ok := typeutil.Callee(info, call).(*types.Func)
-	return ok && remotePrimitive(fn)
+	switch callee := typeutil.Callee(info, call).(type) {
+	case *types.Func:
+		return remotePrimitive(callee)
+	case *types.Var:
+		// A func value shaped func(*http.Request) (*http.Response, error):
+		// a handler chain built from Client.Do and middlewares (the
+		// Stainless SDKs' handler := cfg.HTTPClient.Do), called like Do.
+		sig, ok := callee.Type().Underlying().(*types.Signature)
+		return ok && doShaped(sig)
+	}
+	return false
+}
+
+// doShaped reports a signature that takes an *http.Request and returns an
+// *http.Response and an error, as http.Client.Do.
+func doShaped(sig *types.Signature) bool {
+	if sig.Params().Len() != 1 || sig.Results().Len() != 2 || !isErrorType(sig.Results().At(1).Type()) {
+		return false
+	}
+	in, ok := sig.Params().At(0).Type().(*types.Pointer)
+	out, ok2 := sig.Results().At(0).Type().(*types.Pointer)
+	return ok && ok2 && namedIs(in.Elem(), "net/http", "Request") && namedIs(out.Elem(), "net/http", "Response")
 }
 
 // remotePrimitive reports whether a call of fn leaves the process:
@@ -119,15 +139,7 @@ func remotePrimitive(fn *types.Func) bool {
 // method of that shape is read from its own body instead.
 func httpDoer(fn *types.Func) bool {
 	sig, ok := fn.Type().(*types.Signature)
-	if !ok || sig.Recv() == nil || !types.IsInterface(sig.Recv().Type()) {
-		return false
-	}
-	if sig.Params().Len() != 1 || sig.Results().Len() != 2 || !isErrorType(sig.Results().At(1).Type()) {
-		return false
-	}
-	in, ok := sig.Params().At(0).Type().(*types.Pointer)
-	out, ok2 := sig.Results().At(0).Type().(*types.Pointer)
-	return ok && ok2 && namedIs(in.Elem(), "net/http", "Request") && namedIs(out.Elem(), "net/http", "Response")
+	return ok && sig.Recv() != nil && types.IsInterface(sig.Recv().Type()) && doShaped(sig)
 }
 
 // remoteClientPkgs are the client packages (and their subpackages) whose
