@@ -199,6 +199,15 @@
 // error, an assertion to an interface such as net.Error, which
 // DeadlineExceeded satisfies) is quiet.
 //
+// defer cancel() in a retry loop (category deferred-cancel): the turn
+// derives a context for its attempt (context.WithTimeout, WithDeadline,
+// WithCancel) and defers its cancel, which runs when the function
+// returns, not when the attempt ends: every attempt's context and timer
+// stay alive until the retry is over. Quiet when the function returns
+// what an attempt may still be reading (an *http.Response, a reader, a
+// stream), whose context must outlive the call, and for a deferred
+// function literal (how code hands the cancel on to such a value).
+//
 // One diagnostic per kind and retry, at the place to edit: the loop or
 // library call for attempt-only retries, the wait (or the option that
 // turns jitter off) for jitter, the 429/503 test for Retry-After, the wait

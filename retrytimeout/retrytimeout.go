@@ -97,6 +97,7 @@ func (c *checker) checkLayer(l *retrymodel.Layer) {
 	c.overBudget(l)
 	c.attemptDeadlineEndsRetry(l)
 	c.ctxErrRetried(l)
+	c.deferredCancel(l) // defercancel.go
 }
 
 // skipLayer leaves out layers whose time behaviour is nobody's concern:

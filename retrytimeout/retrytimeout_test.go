@@ -21,7 +21,7 @@ func testdata(t *testing.T) string {
 }
 
 func TestLoops(t *testing.T) {
-	analysistest.Run(t, testdata(t), retrytimeout.Analyzer, "./a", "./quiet", "./cmd/tool", "./remote", "./funcdo")
+	analysistest.Run(t, testdata(t), retrytimeout.Analyzer, "./a", "./quiet", "./cmd/tool", "./remote", "./funcdo", "./defercancel")
 }
 
 func TestLibraries(t *testing.T) {
