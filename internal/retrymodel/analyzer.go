@@ -134,6 +134,8 @@ type pkgCtx struct {
 	// folder of the production files (prodwaits.go).
 	shortened map[*types.Var]bool
 	prodFold  *durconst.Folder
+	// probes: package functions that only probe a port (remote.go).
+	probes map[*types.Func]bool
 }
 
 // typeOf is info.TypeOf that also knows the model's synthetic expressions.

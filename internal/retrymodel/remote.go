@@ -157,14 +157,20 @@ var remoteClientPkgs = []string{
 
 // portProbe reports a dial whose connection the function only closes or
 // drops: it asks whether a port answers (a server still booting, an SSH
-// daemon not up yet), so a loop around it waits for a state.
+// daemon not up yet), so a loop around it waits for a state. A call of a
+// function of the package whose only remote calls are such dials
+// (probe(ctx, addr) error) probes too.
 func (p *pkgCtx) portProbe(op *ast.CallExpr, fnNode ast.Node) bool {
 	fn, _ := typeutil.Callee(p.info, op).(*types.Func)
+	if fn != nil && fn.Pkg() == p.pass.Pkg {
+		return p.probeFunc(fn)
+	}
 	if fn == nil || fn.Pkg() == nil || !strings.HasPrefix(fn.Name(), "Dial") ||
 		!remotePrimitive(fn) && fn.Pkg().Path() != "golang.org/x/crypto/ssh" || fnNode == nil {
 		return false
 	}
 	var conn *types.Var
+	var lhs *ast.Ident // the assignment's own naming of conn is no use of it
 	found, only := false, true
 	ast.Inspect(fnNode, func(n ast.Node) bool {
 		as, ok := n.(*ast.AssignStmt)
@@ -173,7 +179,7 @@ func (p *pkgCtx) portProbe(op *ast.CallExpr, fnNode ast.Node) bool {
 		}
 		found = true
 		if id, ok := as.Lhs[0].(*ast.Ident); ok && id.Name != "_" {
-			conn = p.identVar(id)
+			conn, lhs = p.identVar(id), id
 			only = conn != nil
 		}
 		return false
@@ -192,13 +198,84 @@ func (p *pkgCtx) portProbe(op *ast.CallExpr, fnNode ast.Node) bool {
 				return false // conn != nil
 			}
 		case *ast.Ident:
-			if p.info.Uses[n] == conn {
+			if n != lhs && p.info.Uses[n] == conn {
 				only = false
 			}
 		}
 		return only
 	})
 	return only
+}
+
+// mayLeave reports a function of the package with a call in its body
+// that leaves the process or calls another function of the package.
+func (p *pkgCtx) mayLeave(fn *types.Func) bool {
+	decl := p.res.decls[fn.Origin()]
+	if decl == nil || decl.Body == nil {
+		return true
+	}
+	return contains(decl.Body, func(n ast.Node) bool {
+		call, ok := n.(*ast.CallExpr)
+		if !ok {
+			return false
+		}
+		callee, _ := typeutil.Callee(p.info, call).(*types.Func)
+		if callee == nil {
+			return isRemoteCall(p.info, call)
+		}
+		if callee.Pkg() == p.pass.Pkg {
+			return true
+		}
+		ff := p.res.Func(callee)
+		return isRemoteCall(p.info, call) || ff != nil && ff.Remote
+	})
+}
+
+// probeFunc reports a function of the package whose remote calls are all
+// port probes (dials whose connections it only closes or drops) and that
+// calls nothing else that leaves the process.
+func (p *pkgCtx) probeFunc(fn *types.Func) bool {
+	fn = fn.Origin()
+	if v, ok := p.probes[fn]; ok {
+		return v
+	}
+	if p.probes == nil {
+		p.probes = make(map[*types.Func]bool)
+	}
+	p.probes[fn] = false // recursion: no probe
+	decl := p.res.decls[fn]
+	if decl == nil || decl.Body == nil {
+		return false
+	}
+	dials, ok := 0, true
+	ast.Inspect(decl.Body, func(n ast.Node) bool {
+		call, isCall := n.(*ast.CallExpr)
+		if !isCall || !ok {
+			return ok
+		}
+		callee, _ := typeutil.Callee(p.info, call).(*types.Func)
+		switch {
+		case callee != nil && callee.Pkg() == p.pass.Pkg:
+			// summaries are not made yet: a helper of the package counts
+			// only when it probes too, or leaves the process nowhere
+			// that can be seen (no call in it is remote)
+			if !p.probeFunc(callee) && p.mayLeave(callee) {
+				ok = false
+			}
+		case isRemoteCall(p.info, call) || callee != nil && callee.Pkg() != nil && callee.Pkg().Path() == "golang.org/x/crypto/ssh":
+			if callee == nil || !strings.HasPrefix(callee.Name(), "Dial") || !p.portProbe(call, decl) {
+				ok = false
+			}
+			dials++
+		case callee != nil:
+			if ff := p.res.Func(callee); ff != nil && ff.Remote {
+				ok = false
+			}
+		}
+		return ok
+	})
+	p.probes[fn] = ok && dials > 0
+	return p.probes[fn]
 }
 
 // RecvName returns the name of fn's receiver type ("" for functions).
