@@ -143,7 +143,9 @@
 // says Background/Detach/WithoutCancel, or its body calls WithoutCancel);
 // writes on the success path only (a deferred write guarded by err == nil)
 // or the panic path only (under recover()); returning the error to the
-// caller.
+// caller; the deferred calls of a test (a _test.go file), whose deadline is
+// its own: when it passes the test has failed already, and no caller's
+// item is left in progress.
 //
 // pgx's Tx.Rollback on a done context is not reported, deferred or not.
 // Rollback sends "rollback" with that context; the send fails at once, and
