@@ -21,8 +21,12 @@
 // retried region: direct calls, methods, closures handed to retry libraries,
 // functions of other packages through facts, and the RoundTrip of the
 // Transport of an *http.Client the package builds with a Transport of a
-// concrete type (&http.Client{Transport: &retryTransport{...}}): a retry
-// there runs under every attempt of a loop around the client's Do. For a hand-rolled loop only
+// concrete type (&http.Client{Transport: &retryTransport{...}}), also when
+// the client comes from a constructor, field or variable of another
+// package: a retry there runs under every attempt of a loop around the
+// client's Do. Layers in _test.go files are left out: a test's retries
+// wait for its own harness and multiply nothing a production dependency
+// receives. For a hand-rolled loop only
 // the calls whose failure starts another turn count: a call made once the
 // operation succeeded runs once, whatever it reaches. When the region reaches
 // another retry layer, it reports at the outer layer, once, with the whole

@@ -5,6 +5,7 @@ import (
 	"go/ast"
 	"go/token"
 	"slices"
+	"strings"
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/analysis/passes/inspect"
@@ -56,7 +57,7 @@ func run(pass *analysis.Pass) (any, error) {
 	}
 	reported := make(map[token.Pos]bool)
 	for _, l := range layers {
-		if fallback[l.Node] || reported[l.Pos] || !retries(l) {
+		if fallback[l.Node] || reported[l.Pos] || !retries(l) || c.inTest(l.Pos) {
 			continue
 		}
 		if _, known := l.Attempts(); helper[l] && !known {
@@ -75,11 +76,19 @@ func run(pass *analysis.Pass) (any, error) {
 	c.handOffs(reported) // helpers counted by their callers (handoff.go)
 	writes, _ := pass.ResultOf[effects.Analyzer].(*effects.Result)
 	for _, l := range layers {
-		if !fallback[l.Node] {
+		if !fallback[l.Node] && !c.inTest(l.Pos) {
 			c.repeatedWrites(l, writes) // a write each attempt makes again (repeated.go)
 		}
 	}
 	return nil, nil
+}
+
+// inTest reports a layer in a _test.go file: a test's retries wait for its
+// own harness (a test broker to answer, a container to listen) and send
+// nothing to a production dependency, so what they multiply is the test's
+// concern, as their time behaviour is (retrytimeout leaves them too).
+func (c *checker) inTest(pos token.Pos) bool {
+	return strings.HasSuffix(c.pass.Fset.Position(pos).Filename, "_test.go")
 }
 
 type checker struct {

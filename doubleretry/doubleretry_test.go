@@ -66,7 +66,7 @@ func TestTransport(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	analysistest.Run(t, dir, doubleretry.Analyzer, "./transport", "./xtransport/...")
+	analysistest.Run(t, dir, doubleretry.Analyzer, "./transport", "./xtransport/...", "./testwait")
 }
 
 // TestRepeatedWrites runs writes a retry repeats beside the lookalikes

@@ -116,7 +116,10 @@ func (p *pkgCtx) localRead(op *ast.CallExpr) bool {
 
 // readinessCheck: a Ping, or a request whose URL names a health endpoint.
 func (p *pkgCtx) readinessCheck(op *ast.CallExpr) bool {
-	if fn := typeutil.Callee(p.info, op); fn != nil {
+	// A client library's health check (database/sql, redis, mongo): a
+	// method of another package's type. The package's own function named
+	// Ping is judged by what it does.
+	if fn, ok := typeutil.Callee(p.info, op).(*types.Func); ok && recvType(fn) != nil && (fn.Pkg() != p.pass.Pkg || types.IsInterface(recvType(fn))) {
 		switch fn.Name() {
 		case "Ping", "PingContext":
 			return true
@@ -314,4 +317,13 @@ func (p *pkgCtx) attemptSource(x ast.Expr) []waitSite {
 		return true
 	})
 	return out
+}
+
+// recvType is the type of fn's receiver, or nil for a function.
+func recvType(fn *types.Func) types.Type {
+	sig, ok := fn.Type().(*types.Signature)
+	if !ok || sig.Recv() == nil {
+		return nil
+	}
+	return sig.Recv().Type()
 }
