@@ -45,25 +45,25 @@ func (c *checker) deferredCancel(l *retrymodel.Layer) {
 			if with == nil {
 				return true
 			}
-			fn := typeutil.StaticCallee(info, with)
 			count := "one more for each attempt"
 			if k, ok := l.Attempts(); ok {
 				count = fmt.Sprintf("up to %d at once", k)
 			}
 			where := "the function"
-			if l.Func != nil {
+			if _, ok := l.FuncNode.(*ast.FuncDecl); ok {
 				where = l.Func.Name()
 			}
 			c.report(n.Pos(), "deferred-cancel", fmt.Sprintf(
-				"defer %s() in %s: the context each attempt derives at %s (context.%s) is released only when %s returns, so every attempt's context and timer stay alive until the retry is over (%s); call %s() when the attempt ends",
-				id.Name, describe(l), c.short(with.Pos()), fn.Name(), where, count, id.Name), nil)
+				"defer %s() in %s: the context each attempt derives at %s (%s) is released only when %s returns, so every attempt's context and timer stay alive until the retry is over (%s); call %s() when the attempt ends",
+				id.Name, describe(l), c.short(with.Pos()), deriveName(info, with), where, count, id.Name), nil)
 		}
 		return true
 	})
 }
 
-// derivedIn returns the context.With* call in body whose cancel result is
-// assigned to v.
+// derivedIn returns the call in body whose cancel result is assigned to
+// v: context.WithTimeout and its kin, or a helper that returns a context
+// and its cancel (perCallContext(parent, opts, attempt)).
 func derivedIn(info *types.Info, body *ast.BlockStmt, v *types.Var) *ast.CallExpr {
 	var out *ast.CallExpr
 	ast.Inspect(body, func(n ast.Node) bool {
@@ -82,12 +82,7 @@ func derivedIn(info *types.Info, body *ast.BlockStmt, v *types.Var) *ast.CallExp
 		if !ok {
 			return true
 		}
-		fn := typeutil.StaticCallee(info, call)
-		if fn == nil || fn.Pkg() == nil || fn.Pkg().Path() != "context" {
-			return true
-		}
-		switch fn.Name() {
-		case "WithTimeout", "WithDeadline", "WithCancel", "WithTimeoutCause", "WithDeadlineCause", "WithCancelCause":
+		if returnsCancel(info, call) {
 			out = call
 		}
 		return true
@@ -120,7 +115,7 @@ func returnsLive(fnNode ast.Node, info *types.Info) bool {
 			}
 		}
 		ms := types.NewMethodSet(t)
-		if ms.Lookup(nil, "Read") != nil || ms.Lookup(nil, "Recv") != nil || ms.Lookup(nil, "Next") != nil && ms.Lookup(nil, "Err") != nil {
+		if ms.Lookup(nil, "Read") != nil || ms.Lookup(nil, "Recv") != nil || ms.Lookup(nil, "RecvMsg") != nil || ms.Lookup(nil, "Next") != nil && ms.Lookup(nil, "Err") != nil {
 			return true
 		}
 		if _, ok := t.Underlying().(*types.Interface); ok {
@@ -130,4 +125,121 @@ func returnsLive(fnNode ast.Node, info *types.Info) bool {
 		}
 	}
 	return false
+}
+
+// returnsCancel reports a call whose results are a context.Context and a
+// context.CancelFunc (or CancelCauseFunc).
+func returnsCancel(info *types.Info, call *ast.CallExpr) bool {
+	tup, ok := info.TypeOf(call).(*types.Tuple)
+	if !ok || tup.Len() != 2 || !retrymodel.IsContext(tup.At(0).Type()) {
+		return false
+	}
+	n, ok := types.Unalias(tup.At(1).Type()).(*types.Named)
+	return ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == "context" &&
+		(n.Obj().Name() == "CancelFunc" || n.Obj().Name() == "CancelCauseFunc")
+}
+
+// deriveName names the call that derived the context: context.WithTimeout,
+// or the helper's name.
+func deriveName(info *types.Info, call *ast.CallExpr) string {
+	if fn := typeutil.StaticCallee(info, call); fn != nil {
+		if fn.Pkg() != nil && fn.Pkg().Path() == "context" {
+			return "context." + fn.Name()
+		}
+		return fn.Name()
+	}
+	return types.ExprString(call.Fun)
+}
+
+// cancelBeforeRead reports, in a function that holds a retry and returns
+// what the caller still reads (an *http.Response, a reader, a stream),
+// `defer cancel()` of a context the retry's requests are made on: the
+// deferred cancel runs as the function returns, before the caller reads
+// the body, and the read fails with context.Canceled (okta-sdk-golang's
+// fix ef048782; grpc-middleware's stream interceptor, whose returned
+// stream dies at once). One finding per defer.
+func (c *checker) cancelBeforeRead(l *retrymodel.Layer) {
+	if l.FuncNode == nil || l.Body == nil || !returnsLive(l.FuncNode, c.pass.TypesInfo) {
+		return
+	}
+	var body *ast.BlockStmt
+	switch f := l.FuncNode.(type) {
+	case *ast.FuncDecl:
+		body = f.Body
+	case *ast.FuncLit:
+		body = f.Body
+	}
+	if body == nil {
+		return
+	}
+	info := c.pass.TypesInfo
+	ast.Inspect(body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.DeferStmt:
+			id, ok := astutil.Unparen(n.Call.Fun).(*ast.Ident)
+			if !ok || len(n.Call.Args) != 0 {
+				return true
+			}
+			v, _ := info.Uses[id].(*types.Var)
+			if v == nil {
+				return true
+			}
+			with, ctx := derivedCtx(info, body, v)
+			if with == nil || ctx == nil || !mentionsVar(info, l.Body, ctx) {
+				return true
+			}
+			where := "the function"
+			if _, ok := l.FuncNode.(*ast.FuncDecl); ok {
+				where = l.Func.Name()
+			}
+			c.report(n.Pos(), "cancel-before-read", fmt.Sprintf(
+				"defer %s() cancels %s, derived at %s (%s), as %s returns, but %s returns what its %s made on that context: the caller reads the body or stream after the cancel, and the read fails with context canceled; cancel when the caller is done with it (a body whose Close calls %s), or leave the deadline to the caller",
+				id.Name, ctx.Name(), c.short(with.Pos()), deriveName(info, with), where, where, describe(l), id.Name), nil)
+		}
+		return true
+	})
+}
+
+// derivedCtx is derivedIn that also gives the context variable assigned
+// beside the cancel.
+func derivedCtx(info *types.Info, body *ast.BlockStmt, cancel *types.Var) (*ast.CallExpr, *types.Var) {
+	var call *ast.CallExpr
+	var ctx *types.Var
+	ast.Inspect(body, func(n ast.Node) bool {
+		if _, ok := n.(*ast.FuncLit); ok || call != nil {
+			return false
+		}
+		as, ok := n.(*ast.AssignStmt)
+		if !ok || len(as.Lhs) != 2 || len(as.Rhs) != 1 {
+			return true
+		}
+		id, ok := astutil.Unparen(as.Lhs[1]).(*ast.Ident)
+		if !ok || (info.Defs[id] != cancel && info.Uses[id] != cancel) {
+			return true
+		}
+		rc, ok := astutil.Unparen(as.Rhs[0]).(*ast.CallExpr)
+		if !ok || !returnsCancel(info, rc) {
+			return true
+		}
+		call = rc
+		if cid, ok := astutil.Unparen(as.Lhs[0]).(*ast.Ident); ok {
+			ctx, _ = info.ObjectOf(cid).(*types.Var)
+		}
+		return false
+	})
+	return call, ctx
+}
+
+// mentionsVar reports a use of v in n.
+func mentionsVar(info *types.Info, n ast.Node, v *types.Var) bool {
+	found := false
+	ast.Inspect(n, func(m ast.Node) bool {
+		if id, ok := m.(*ast.Ident); ok && info.Uses[id] == v {
+			found = true
+		}
+		return !found
+	})
+	return found
 }

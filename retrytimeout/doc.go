@@ -208,6 +208,17 @@
 // stream), whose context must outlive the call, and for a deferred
 // function literal (how code hands the cancel on to such a value).
 //
+// defer cancel() before the read (category cancel-before-read): a
+// function that holds a retry and returns what the caller still reads (an
+// *http.Response, a reader, a stream) defers the cancel of the context its
+// requests are made on (context.WithTimeout, or a helper that returns a
+// context and its cancel): the cancel runs as the function returns, before
+// the caller reads the body, and the read fails with context canceled
+// (okta-sdk-golang's fix ef048782; a gRPC stream interceptor whose
+// returned stream dies at once). Quiet when the cancel is handed on (a
+// body whose Close calls it, a deferred function literal) and when the
+// function returns what it has read.
+//
 // One diagnostic per kind and retry, at the place to edit: the loop or
 // library call for attempt-only retries, the wait (or the option that
 // turns jitter off) for jitter, the 429/503 test for Retry-After, the wait

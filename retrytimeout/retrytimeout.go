@@ -97,7 +97,8 @@ func (c *checker) checkLayer(l *retrymodel.Layer) {
 	c.overBudget(l)
 	c.attemptDeadlineEndsRetry(l)
 	c.ctxErrRetried(l)
-	c.deferredCancel(l) // defercancel.go
+	c.deferredCancel(l)   // defercancel.go
+	c.cancelBeforeRead(l) // defercancel.go
 }
 
 // skipLayer leaves out layers whose time behaviour is nobody's concern:

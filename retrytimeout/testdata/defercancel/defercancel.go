@@ -47,13 +47,15 @@ func Get(parent context.Context, hc *http.Client, url string) ([]byte, error) {
 	return nil, err
 }
 
-// Quiet: the response is returned and read after the call; its context
-// must outlive the attempt, so cancelling when the attempt ends is no fix.
+// The response is returned and read after the call: its context must
+// outlive the attempt, so cancelling when the attempt ends is no fix (no
+// deferred-cancel finding); the deferred cancel cuts the body off as the
+// function returns (cancel-before-read).
 func Open(parent context.Context, hc *http.Client, url string) (*http.Response, error) {
 	var err error
 	for i := 0; i < 4; i++ {
 		ctx, cancel := context.WithTimeout(parent, 5*time.Second)
-		defer cancel()
+		defer cancel() // want `defer cancel\(\) cancels ctx, derived at .* returns what its .* made on that context: the caller reads the body or stream after the cancel`
 		req, rerr := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
 		if rerr != nil {
 			return nil, rerr
@@ -123,4 +125,72 @@ func Put(parent context.Context, hc *http.Client, url string) error {
 		}
 	}
 	return err
+}
+
+func attemptContext(parent context.Context, d time.Duration) (context.Context, context.CancelFunc) {
+	if d <= 0 {
+		return context.WithCancel(parent)
+	}
+	return context.WithTimeout(parent, d)
+}
+
+// Call: a helper derives each attempt's context; the defer piles up the same.
+func Call(parent context.Context, hc *http.Client, url string, perTry time.Duration) error {
+	var err error
+	for i := 0; i < 3; i++ {
+		ctx, cancel := attemptContext(parent, perTry)
+		defer cancel() // want `defer cancel\(\) in retry loop: the context each attempt derives at defercancel/defercancel.go:\d+ \(attemptContext\) is released only when Call returns`
+		req, rerr := http.NewRequestWithContext(ctx, http.MethodDelete, url, nil)
+		if rerr != nil {
+			return rerr
+		}
+		resp, derr := hc.Do(req)
+		if derr == nil {
+			resp.Body.Close()
+			return nil
+		}
+		err = derr
+		if werr := pause(parent); werr != nil {
+			return werr
+		}
+	}
+	return err
+}
+
+// cancelBody cancels the attempt's context when the caller closes it.
+type cancelBody struct {
+	io.ReadCloser
+	cancel context.CancelFunc
+}
+
+func (b cancelBody) Close() error {
+	defer b.cancel()
+	return b.ReadCloser.Close()
+}
+
+// Quiet: the cancel is handed to the body, which the caller closes.
+func OpenHanded(parent context.Context, hc *http.Client, url string) (*http.Response, error) {
+	var err error
+	for i := 0; i < 4; i++ {
+		ctx, cancel := context.WithTimeout(parent, 5*time.Second)
+		req, rerr := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
+		if rerr != nil {
+			cancel()
+			return nil, rerr
+		}
+		resp, derr := hc.Do(req)
+		if derr == nil && resp.StatusCode < 500 {
+			resp.Body = cancelBody{resp.Body, cancel}
+			return resp, nil
+		}
+		if derr == nil {
+			resp.Body.Close()
+		}
+		cancel()
+		err = derr
+		if werr := pause(parent); werr != nil {
+			return nil, werr
+		}
+	}
+	return nil, err
 }

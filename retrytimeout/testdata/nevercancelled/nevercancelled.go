@@ -98,7 +98,7 @@ func valueOnCancellable(parent context.Context, c *http.Client, url string) (*ht
 // A timeout on Background can be done.
 func timeoutOnBackground(c *http.Client, url string) (*http.Response, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
+	defer cancel() // want `defer cancel\(\) cancels ctx, derived at .* returns what its .* made on that context: the caller reads the body or stream after the cancel`
 	for i := 0; i < 4; i++ {
 		if ctx.Err() != nil {
 			return nil, ctx.Err()

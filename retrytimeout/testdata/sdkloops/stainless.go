@@ -65,7 +65,7 @@ func (cfg *config) execute() (res *http.Response, err error) {
 		ctx := cfg.Request.Context()
 		if cfg.RequestTimeout != time.Duration(0) {
 			ctx, cancel = context.WithTimeout(ctx, cfg.RequestTimeout)
-			defer cancel()
+			defer cancel() // want `defer cancel\(\) cancels ctx, derived at .* returns what its .* made on that context: the caller reads the body or stream after the cancel`
 		}
 		req := cfg.Request.Clone(ctx)
 		res, err = cfg.HTTPClient.Do(req)
