@@ -98,7 +98,11 @@
 // (job.Context(), also of another package's type); or a <-chan struct{}
 // parameter (a stopCh, the caller's cancellation as a ctx parameter is).
 // A chan struct{} field closed by the value's Close or Stop is its
-// lifetime, not a caller's cancellation, and is not taken. A context that can
+// lifetime, not a caller's cancellation, and is not taken; so is an
+// unexported context field whose every value the package makes itself
+// with context.WithCancel on a context that is never done (a session's
+// own context, cancelled when it is closed), and when a retry's attempts
+// run on such a field nothing else in scope is taken. A context that can
 // never be done is left alone: context.Background(), context.TODO(),
 // context.WithoutCancel(x) and context.WithValue on any of them, a field
 // only ever given one, a request built with http.NewRequest; so is a

@@ -21,7 +21,7 @@ func testdata(t *testing.T) string {
 }
 
 func TestLoops(t *testing.T) {
-	analysistest.Run(t, testdata(t), retrytimeout.Analyzer, "./a", "./quiet", "./cmd/tool", "./remote", "./funcdo", "./defercancel")
+	analysistest.Run(t, testdata(t), retrytimeout.Analyzer, "./a", "./quiet", "./cmd/tool", "./remote", "./funcdo", "./defercancel", "./lifetime")
 }
 
 func TestLibraries(t *testing.T) {

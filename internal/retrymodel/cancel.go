@@ -46,6 +46,9 @@ func (r *Result) CancelSource(l *Layer, pos token.Pos) (CancelSource, bool) {
 	if src, ok := r.layerCtxField(l, scope, pos); ok {
 		return src, true
 	}
+	if r.layerCtxLifetime(l) {
+		return CancelSource{}, false
+	}
 	if v := r.ContextInScope(l, pos); v != nil {
 		if r.NeverDone(ast.NewIdent(v.Name()), v) || r.perAttemptOfNever(v, l) {
 			return CancelSource{}, false
@@ -103,6 +106,22 @@ func (r *Result) layerCtxField(l *Layer, scope *types.Scope, pos token.Pos) (Can
 		return CancelSource{}, false
 	}
 	return ctxSource(types.ExprString(sel)), true
+}
+
+// layerCtxLifetime reports a layer whose attempts run on a context field
+// that is the value's own lifetime (lifetimeField): nothing a caller
+// cancels reaches the retry, whatever else in scope carries a context (a
+// connection the failed attempt left nil).
+func (r *Result) layerCtxLifetime(l *Layer) bool {
+	if l == nil {
+		return false
+	}
+	sel, ok := astutil.Unparen(l.Context).(*ast.SelectorExpr)
+	if !ok || !IsContext(r.pass.TypesInfo.TypeOf(sel)) {
+		return false
+	}
+	f := varOf(r.pass.TypesInfo, sel)
+	return f != nil && f.IsField() && f.Pkg() == r.pass.Pkg && !f.Exported() && r.lifetimeField(f)
 }
 
 // ContextInScope returns a context.Context variable visible at pos: the
@@ -310,7 +329,71 @@ func (r *Result) fieldLive(f *types.Var) bool {
 		return f.Pkg() == r.pass.Pkg
 	}
 	never, n := r.fieldNever(f, map[types.Object]bool{})
-	return n > 0 && !never
+	return n > 0 && !never && !r.lifetimeField(f)
+}
+
+// lifetimeField reports an unexported context field whose every value the
+// package makes itself with context.WithCancel on a root that is never
+// done (context.WithCancel(context.Background()) in a constructor, the
+// cancel called when the value is closed): the value's lifetime, not a
+// caller's cancellation, as a done channel the value closes is
+// (donechan.go). A wait that ignores it delays a Close by one wait.
+func (r *Result) lifetimeField(f *types.Var) bool {
+	if !IsContext(f.Type()) {
+		return false
+	}
+	vals, ok := r.Writes(f)
+	if !ok || len(vals) == 0 {
+		return false
+	}
+	n := 0
+	for _, val := range vals {
+		if val == nil {
+			return false
+		}
+		if r.inTestFile(val.Pos()) || isNil(r.pass.TypesInfo, val) {
+			continue
+		}
+		n++
+		if !r.ownRoot(val, 0) {
+			return false
+		}
+	}
+	return n > 0
+}
+
+// ownRoot reports a context made by context.WithCancel (or
+// WithCancelCause) of a context that is never done, directly or through
+// the locals it was assigned to.
+func (r *Result) ownRoot(e ast.Expr, depth int) bool {
+	info := r.pass.TypesInfo
+	e = astutil.Unparen(e)
+	if depth > 3 {
+		return false
+	}
+	if id, ok := e.(*ast.Ident); ok {
+		v, _ := info.Uses[id].(*types.Var)
+		if v == nil || v.IsField() || v.Parent() == r.pass.Pkg.Scope() || r.cancelIx().params[v] {
+			return false
+		}
+		vals, ok := r.Writes(v)
+		if !ok || len(vals) == 0 {
+			return false
+		}
+		for _, val := range vals {
+			if val == nil || !r.ownRoot(val, depth+1) {
+				return false
+			}
+		}
+		return true
+	}
+	call, ok := e.(*ast.CallExpr)
+	if !ok || len(call.Args) == 0 {
+		return false
+	}
+	fn := typeutil.StaticCallee(info, call)
+	return fn != nil && fn.Pkg() != nil && fn.Pkg().Path() == "context" &&
+		(fn.Name() == "WithCancel" || fn.Name() == "WithCancelCause") && r.NeverDone(call.Args[0], nil)
 }
 
 // fieldNever reports whether every production write of an unexported

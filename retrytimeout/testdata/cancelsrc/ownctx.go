@@ -6,9 +6,12 @@ import (
 	"time"
 )
 
-// The attempts run on a field's context; a local of another type that
-// also reaches a context (the connection the failed dial left nil) is not
-// what the wait should honour.
+// The attempts run on a field's context that the session makes for
+// itself and cancels in Close: its lifetime, not a caller's cancellation
+// (gocql's session.ctx, judged so on the real-world set), so the wait is
+// no uncancellable wait; nor is a local of another type that also reaches
+// a context (the connection the failed dial left nil) what it should
+// honour. Nothing bounds the retry in time, which is still said.
 
 type session struct {
 	ctx    context.Context
@@ -38,12 +41,12 @@ type hostPool struct{ sess *session }
 func (p *hostPool) connect() (*sessConn, error) {
 	var c *sessConn
 	var err error
-	for i := 0; i < 5; i++ {
+	for i := 0; i < 5; i++ { // want `attempt-only retry: retry loop makes 5 attempts and nothing bounds it in time`
 		c, err = p.sess.dial(p.sess.ctx)
 		if err == nil {
 			break
 		}
-		time.Sleep(jittered(i)) // want `wait ignores cancellation: time.Sleep in retry loop keeps waiting after p.sess.ctx is done`
+		time.Sleep(jittered(i))
 	}
 	return c, err
 }
