@@ -95,6 +95,19 @@
 //     no remote call, and for Settings that come from elsewhere. Breakers
 //     built in another package, hystrix-go, failsafe-go and hand-rolled
 //     counters are not read yet.
+//   - A retry of server errors that gives up on the first error of the
+//     send itself (category transport-error-not-retried): the retry
+//     retries 502 or 504 (a proxy's words for a backend it could not
+//     reach), and right after resp, err := client.Do(req) the branch
+//     `if err != nil` leaves without reading the error (in a go-retry
+//     closure, a bare return that is not a RetryableError). A refused or
+//     reset connection, or an EOF from a server that restarted, then
+//     fails at once with the attempts unused, while the 502 a proxy
+//     answers for the same restart is retried (the OTLP exporter's fix
+//     5ec67e83). Quiet when the branch reads the error (errors.Is or As, a
+//     type assertion or switch, a method of it, a helper handed it), when
+//     it goes round again, when the library retries what it returns, and
+//     when only 503 or 500 is retried.
 //   - A circuit breaker that a retry runs once per attempt, when one
 //     request's attempts are enough failures in a row to open it
 //     (category breaker-in-retry): the retry's known attempts are at

@@ -121,9 +121,10 @@ func run(pass *analysis.Pass) (any, error) {
 			ck.stopsOnClient(l)
 			ck.dataCodes(l)
 		}
-		ck.unlogged(l)         // retrylog.go, opt-in
-		ck.streams(l)          // stream.go
-		ck.droppedResponses(l) // bodyleak.go
+		ck.unlogged(l)                     // retrylog.go, opt-in
+		ck.streams(l)                      // stream.go
+		ck.droppedResponses(l)             // bodyleak.go
+		ck.transportGivenUp(l, byLayer[l]) // transporterr.go
 	}
 	ck.stopsAWSRetryer()
 	ck.polarity()

@@ -155,3 +155,15 @@ func TestBreakerInRetry(t *testing.T) {
 	}
 	analysistest.Run(t, dir, retrystatus.Analyzer, "./breakerretry")
 }
+
+// TestTransportErrors runs retries of 5xx that give up on the first error
+// of the send itself (a loop, a go-retry closure), beside retries that go
+// round on it, classify it, retry no 5xx, or retry every error (backoff).
+func TestTransportErrors(t *testing.T) {
+	testmod.Download(t, "testdata")
+	dir, err := filepath.Abs("testdata")
+	if err != nil {
+		t.Fatal(err)
+	}
+	analysistest.Run(t, dir, retrystatus.Analyzer, "./transporterr")
+}

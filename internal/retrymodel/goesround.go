@@ -153,3 +153,123 @@ func (r *Result) libraryRetries(l *Layer, e ast.Expr) bool {
 }
 
 func spans(n, x ast.Node) bool { return n.Pos() <= x.Pos() && x.End() <= n.End() }
+
+// SendFailureGivesUp answers, for op, a call in l's body that returns a
+// response and an error, whether the failure of the send itself (a
+// refused or reset connection, an EOF) ends the layer unread: the
+// statement right after `resp, err := op` is `if err != nil` whose branch
+// neither goes round (a continue or wait of a loop; in a library's
+// closure, a return the library retries) nor reads the error (errors.Is
+// or As, a type assertion or switch, a method of it, a function other than
+// fmt, log and slog handed it, a further decision). It returns that if
+// statement.
+func (r *Result) SendFailureGivesUp(l *Layer, op *ast.CallExpr) (*ast.IfStmt, bool) {
+	body, ok := l.Body.(*ast.BlockStmt)
+	if !ok {
+		return nil, false
+	}
+	info := r.pass.TypesInfo
+	errVar, block, idx := sendAssign(info, body, op)
+	if errVar == nil || idx+1 >= len(block.List) {
+		return nil, false
+	}
+	ifs, ok := block.List[idx+1].(*ast.IfStmt)
+	if !ok || ifs.Init != nil || !isNonNilTest(info, ifs.Cond, errVar) || ifs.Else != nil {
+		return nil, false
+	}
+	b := ifs.Body
+	if len(b.List) == 0 || len(b.List) > 4 {
+		return nil, false
+	}
+	switch last := b.List[len(b.List)-1].(type) {
+	case *ast.ReturnStmt:
+		if l.Kind == Library && len(last.Results) > 0 && r.libraryRetries(l, last.Results[len(last.Results)-1]) {
+			return nil, false // the library retries what the closure returns
+		}
+		if l.Kind != Loop && l.Kind != Library {
+			return nil, false
+		}
+	case *ast.BranchStmt:
+		if l.Kind != Loop || last.Tok != token.BREAK || last.Label != nil {
+			return nil, false
+		}
+	default:
+		return nil, false
+	}
+	if l.Kind == Loop && goesRound(l, b) {
+		return nil, false
+	}
+	reads := false
+	ast.Inspect(b, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.BranchStmt:
+			reads = reads || n.Tok == token.CONTINUE || n.Tok == token.GOTO
+		case *ast.TypeAssertExpr, *ast.TypeSwitchStmt, *ast.SelectStmt, *ast.IfStmt, *ast.SwitchStmt, *ast.FuncLit:
+			reads = true
+		case *ast.SelectorExpr:
+			if id, ok := astutil.Unparen(n.X).(*ast.Ident); ok && info.Uses[id] == errVar {
+				reads = true // err.Error(), err.Timeout()
+			}
+		case *ast.CallExpr:
+			fn, _ := typeutil.Callee(info, n).(*types.Func)
+			if fn != nil && fn.Pkg() != nil {
+				switch fn.Pkg().Path() {
+				case "fmt", "log", "log/slog":
+					return true // wrapped or logged: handed on unread
+				}
+			}
+			for _, a := range n.Args {
+				if id, ok := astutil.Unparen(a).(*ast.Ident); ok && info.Uses[id] == errVar {
+					reads = true // a helper handed the error decides
+				}
+			}
+		}
+		return !reads
+	})
+	return ifs, !reads
+}
+
+// sendAssign finds `resp, err := op` (or =) as a statement of a block of
+// body (not inside a function literal) and returns the error variable,
+// that block and the statement's index.
+func sendAssign(info *types.Info, body *ast.BlockStmt, op *ast.CallExpr) (*types.Var, *ast.BlockStmt, int) {
+	var v *types.Var
+	var blk *ast.BlockStmt
+	idx := -1
+	ast.Inspect(body, func(n ast.Node) bool {
+		if v != nil {
+			return false
+		}
+		if lit, ok := n.(*ast.FuncLit); ok && !spans(lit, op) {
+			return false
+		}
+		b, ok := n.(*ast.BlockStmt)
+		if !ok {
+			return true
+		}
+		for i, st := range b.List {
+			as, ok := st.(*ast.AssignStmt)
+			if !ok || len(as.Lhs) != 2 || len(as.Rhs) != 1 || astutil.Unparen(as.Rhs[0]) != op {
+				continue
+			}
+			if id, ok := as.Lhs[1].(*ast.Ident); ok {
+				if obj, _ := info.ObjectOf(id).(*types.Var); obj != nil && isErrorType(obj.Type()) {
+					v, blk, idx = obj, b, i
+				}
+			}
+			return false
+		}
+		return true
+	})
+	return v, blk, idx
+}
+
+// isNonNilTest matches `v != nil`.
+func isNonNilTest(info *types.Info, cond ast.Expr, v *types.Var) bool {
+	b, ok := astutil.Unparen(cond).(*ast.BinaryExpr)
+	if !ok || b.Op != token.NEQ {
+		return false
+	}
+	id, ok := astutil.Unparen(b.X).(*ast.Ident)
+	return ok && info.Uses[id] == v && isNil(info, b.Y)
+}

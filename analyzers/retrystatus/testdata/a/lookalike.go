@@ -84,7 +84,7 @@ func attemptsLoop(call func() error) error {
 func moduleProxy(url string) (*http.Response, error) {
 	for attempt := 0; attempt < 3; attempt++ {
 		resp, err := http.Get(url + "/@v/list")
-		if err != nil {
+		if err != nil { // want `gives up on the first error of the send itself`
 			return nil, err
 		}
 		switch resp.StatusCode {

@@ -74,7 +74,7 @@ func transient(resp *http.Response) bool {
 func getHelper(ctx context.Context, c *http.Client, req *http.Request) (*http.Response, error) {
 	for attempt := 0; attempt < 5; attempt++ {
 		resp, err := c.Do(req)
-		if err != nil {
+		if err != nil { // want `gives up on the first error of the send itself`
 			return nil, err
 		}
 		if transient(resp) {
@@ -107,7 +107,7 @@ func (t *retryTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 func getClosed(ctx context.Context, c *http.Client, req *http.Request) (*http.Response, error) {
 	for attempt := 0; attempt < 4; attempt++ {
 		resp, err := c.Do(req)
-		if err != nil {
+		if err != nil { // want `gives up on the first error of the send itself`
 			return nil, err
 		}
 		if resp.StatusCode >= 500 {
@@ -131,7 +131,7 @@ func drain(resp *http.Response) {
 func getDrained(ctx context.Context, c *http.Client, req *http.Request) (*http.Response, error) {
 	for attempt := 0; attempt < 4; attempt++ {
 		resp, err := c.Do(req)
-		if err != nil {
+		if err != nil { // want `gives up on the first error of the send itself`
 			return nil, err
 		}
 		if resp.StatusCode >= 500 {
@@ -151,7 +151,7 @@ func getRead(ctx context.Context, c *http.Client, req *http.Request) ([]byte, er
 	var last error
 	for attempt := 0; attempt < 4; attempt++ {
 		resp, err := c.Do(req)
-		if err != nil {
+		if err != nil { // want `gives up on the first error of the send itself`
 			return nil, err
 		}
 		b, err := io.ReadAll(resp.Body)
@@ -253,7 +253,7 @@ func switchStatus(ctx context.Context, c *http.Client, url string) (*http.Respon
 			return nil, err
 		}
 		resp, err := c.Do(req)
-		if err != nil {
+		if err != nil { // want `gives up on the first error of the send itself`
 			return nil, err
 		}
 		switch {

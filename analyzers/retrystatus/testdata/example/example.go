@@ -30,7 +30,7 @@ func Unavailable(c *http.Client, url string) (*http.Response, error) {
 func Gateways(c *http.Client, url string) (*http.Response, error) {
 	for attempt := 0; attempt < 4; attempt++ {
 		resp, err := c.Get(url)
-		if err != nil {
+		if err != nil { // want `gives up on the first error of the send itself`
 			return nil, err
 		}
 		if resp.StatusCode == http.StatusServiceUnavailable || resp.StatusCode == http.StatusBadGateway { // want `retry decision lists 5xx codes 502, 503: 500, 504 and 529 \(overloaded\) are not retried`

@@ -34,7 +34,7 @@ func New() *Client {
 func (c *Client) Do(ctx context.Context, req *http.Request) (*http.Response, error) {
 	for attempt := 0; attempt <= c.maxRetries; attempt++ {
 		resp, err := c.hc.Do(req.WithContext(ctx))
-		if err != nil {
+		if err != nil { // want `gives up on the first error of the send itself`
 			return nil, err
 		}
 		if !c.retryOnStatus[resp.StatusCode] { // want `retry decision lists 5xx codes 502, 503, 504: 500 and 529 \(overloaded\) are not retried; use resp.StatusCode >= 500`
@@ -52,7 +52,7 @@ var retryStatuses = map[int]bool{http.StatusBadGateway: true, http.StatusService
 func Fetch(ctx context.Context, hc *http.Client, req *http.Request) (*http.Response, error) {
 	for attempt := 0; attempt < 3; attempt++ {
 		resp, err := hc.Do(req.WithContext(ctx))
-		if err != nil {
+		if err != nil { // want `gives up on the first error of the send itself`
 			return nil, err
 		}
 		if !retryStatuses[resp.StatusCode] { // want `retry decision lists 5xx codes 502, 503: 500, 504 and 529 \(overloaded\) are not retried; use resp.StatusCode >= 500`

@@ -191,7 +191,7 @@ func callCombined(call func() error) error {
 func statusOnly(url string) (*http.Response, error) {
 	for attempt := 0; attempt < 3; attempt++ {
 		resp, err := http.Get(url)
-		if err != nil {
+		if err != nil { // want `gives up on the first error of the send itself`
 			return nil, err
 		}
 		if resp.StatusCode == 502 || resp.StatusCode == 504 { // want `retry decision lists 5xx codes 502, 504: 500, 503 and 529 \(overloaded\) are not retried; use resp.StatusCode >= 500`

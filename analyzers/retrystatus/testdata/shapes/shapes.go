@@ -138,7 +138,7 @@ var retryOn = map[int]bool{400: true, 413: true, 429: true, 500: true, 502: true
 func upload(ctx context.Context, c *http.Client, req *http.Request) (*http.Response, error) {
 	for i := 0; ; i++ {
 		resp, err := c.Do(req.WithContext(ctx))
-		if err != nil {
+		if err != nil { // want `gives up on the first error of the send itself`
 			return nil, err
 		}
 		if !retryOn[resp.StatusCode] || i == 3 { // want `retry decision retries 400 \(bad request\), 413 \(payload too large\): the same request fails the same way on each of 4 attempts; give up on them \(413: shrink the input instead\)`

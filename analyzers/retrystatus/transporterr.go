@@ -1,0 +1,97 @@
+package retrystatus
+
+import (
+	"fmt"
+	"go/ast"
+	"go/types"
+
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/types/typeutil"
+
+	"github.com/retryvet/retryvet/internal/retrymodel"
+)
+
+// transportGivenUp reports a retry loop that retries server errors (some
+// 5xx) but gives up on the first error of the HTTP send itself: right
+// after resp, err := client.Do(req), `if err != nil { return ... }` leaves
+// the loop without reading the error. A connection refused or reset, or an
+// EOF from a server that restarted, then fails the call at once with the
+// retry's attempts unused, while the 502 a proxy answers for the very
+// same restart is retried (OpenTelemetry's OTLP exporter before its fix
+// 5ec67e83, own set; in a go-retry closure, a bare `return err` that is
+// not a RetryableError). It takes a retried 502 or 504, a proxy's words
+// for a backend it could not reach: 503 alone ("come back later") or 500
+// alone is a choice of what to wait for. The model answers which branch that is
+// (SendFailureGivesUp). Quiet when the branch reads the error (errors.Is
+// or As, a type assertion or switch, a method of it, a helper handed it:
+// a classifier, right or wrong, is a choice), when it goes round again,
+// and when neither 502 nor 504 is retried (a loop that only waits out 429
+// or 503 waits for a server that answered).
+func (ck *checker) transportGivenUp(l *retrymodel.Layer, ds []*decision) {
+	if l.Kind != retrymodel.Loop && l.Kind != retrymodel.Library || l.Body == nil || ck.inTest(l.Pos) {
+		return
+	}
+	var fives []int
+	gateway := false
+	for _, c := range []int{500, 502, 503, 504} {
+		for _, d := range ds {
+			if d.retried[c] {
+				fives = append(fives, c)
+				gateway = gateway || c == 502 || c == 504
+				break
+			}
+		}
+	}
+	if !gateway {
+		return // 503 alone ("come back later") or 500 alone is a choice
+	}
+	for _, op := range l.Ops {
+		if !ck.httpSend(op) {
+			continue
+		}
+		ifs, givesUp := ck.res.SendFailureGivesUp(l, op)
+		if !givesUp {
+			continue
+		}
+		left := "with the retry's other attempts unused"
+		if n, ok := l.Attempts(); ok {
+			left = fmt.Sprintf("with up to %d attempts left", n-1)
+		}
+		key := fmt.Sprintf("%d/transport-error-not-retried", ifs.Pos())
+		if ck.reported[key] {
+			return
+		}
+		ck.reported[key] = true
+		ck.pass.Report(analysis.Diagnostic{
+			Pos:      ifs.Pos(),
+			End:      ifs.Cond.End(),
+			Category: "transport-error-not-retried",
+			Message: fmt.Sprintf("%s retries %s but gives up on the first error of the send itself: a connection refused or reset, or an EOF from a server that restarted, fails the call at once %s, while the 502 a proxy answers for the same restart is retried; retry these errors too (at least a refused or reset connection, which sent nothing or was cut off)",
+				countedLayer(l), joinCodes(fives, false), left),
+			Related: []analysis.RelatedInformation{{Pos: l.Pos, Message: "the retry"}},
+		})
+		return
+	}
+}
+
+// countedLayer names the layer with its attempts when they are known.
+func countedLayer(l *retrymodel.Layer) string {
+	if n, ok := l.Attempts(); ok {
+		return fmt.Sprintf("%s (%d attempts)", describeLayer(l), n)
+	}
+	return describeLayer(l)
+}
+
+// httpSend reports a net/http send: Client.Do/Get/Post/Head/PostForm or a
+// RoundTrip.
+func (ck *checker) httpSend(call *ast.CallExpr) bool {
+	fn, ok := typeutil.Callee(ck.info, call).(*types.Func)
+	if !ok || fn.Pkg() == nil || fn.Pkg().Path() != "net/http" {
+		return false
+	}
+	switch fn.Name() {
+	case "Do", "Get", "Post", "Head", "PostForm", "RoundTrip":
+		return true
+	}
+	return false
+}
