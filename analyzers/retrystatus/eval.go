@@ -682,9 +682,11 @@ func (w *walker) compare(e *ast.BinaryExpr, st *pathState) val {
 	switch op {
 	case token.EQL, token.NEQ:
 		w.col.add(&atom{kind: atomList, pos: e.Pos(), codes: []int{int(k)}, operand: w.ck.text(x)})
-	case token.GEQ, token.GTR:
+	case token.GEQ, token.GTR, token.LSS, token.LEQ:
+		// code >= 4xx names the range from there up; code < 4xx, the
+		// success side of the same cut, names it too (its other side).
 		lo := int(k)
-		if op == token.GTR {
+		if op == token.GTR || op == token.LEQ {
 			lo++
 		}
 		if lo >= 400 && lo < 500 {

@@ -158,12 +158,14 @@ func TestBreakerInRetry(t *testing.T) {
 
 // TestTransportErrors runs retries of 5xx that give up on the first error
 // of the send itself (a loop, a go-retry closure), beside retries that go
-// round on it, classify it, retry no 5xx, or retry every error (backoff).
+// round on it, classify it, retry no 5xx, or retry every error (backoff);
+// and status tests written as ranges (code < 400 as the success test,
+// code >= 400 that goes round) beside a poll that waits out a 404.
 func TestTransportErrors(t *testing.T) {
 	testmod.Download(t, "testdata")
 	dir, err := filepath.Abs("testdata")
 	if err != nil {
 		t.Fatal(err)
 	}
-	analysistest.Run(t, dir, retrystatus.Analyzer, "./transporterr")
+	analysistest.Run(t, dir, retrystatus.Analyzer, "./transporterr", "./ranges")
 }

@@ -80,6 +80,21 @@ func (p *pkgCtx) pendingPoll(body *ast.BlockStmt, s *loopShape, waits []waitSite
 			if !isExpr || !ok {
 				return ok
 			}
+			if b, isBin := e.(*ast.BinaryExpr); isBin && (b.Op == token.GTR || b.Op == token.GEQ || b.Op == token.LSS || b.Op == token.LEQ) {
+				// code >= 400, code < 400: an ordering against a status
+				// covers a range, and every range through 4xx reaches 5xx
+				// on one side: a retry of server errors, not a poll.
+				for _, side := range []ast.Expr{b.X, b.Y} {
+					if tv := p.info.Types[side]; tv.Value != nil && tv.Value.Kind() == constant.Int {
+						if c, exact := constant.Int64Val(tv.Value); exact && c >= 400 && c <= 599 {
+							ok = false
+						}
+					}
+				}
+				if !ok {
+					return false
+				}
+			}
 			tv := p.info.Types[e]
 			if tv.Value == nil || tv.Value.Kind() != constant.Int {
 				return true
