@@ -136,6 +136,9 @@ type pkgCtx struct {
 	prodFold  *durconst.Folder
 	// probes: package functions that only probe a port (remote.go).
 	probes map[*types.Func]bool
+	// raImported memoizes whether another package's function reads
+	// Retry-After for its caller (its fact; wait.go).
+	raImported map[*types.Func]bool
 }
 
 // typeOf is info.TypeOf that also knows the model's synthetic expressions.

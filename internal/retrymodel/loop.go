@@ -1385,6 +1385,14 @@ func (p *pkgCtx) recursionLayer(fd *ast.FuncDecl) *Layer {
 	if self == nil {
 		return nil
 	}
+	// Most functions never call themselves: decide that before reading
+	// the body's shape.
+	if !contains(fd.Body, func(n ast.Node) bool {
+		c, ok := n.(*ast.CallExpr)
+		return ok && typeutil.StaticCallee(p.info, c) == self
+	}) {
+		return nil
+	}
 	s := p.shape(fd, fd.Body, nil)
 	if len(s.errs) == 0 {
 		return nil

@@ -368,20 +368,36 @@ func (p *pkgCtx) indexHelpers() {
 			p.raFunc[fn] = true
 		}
 	}
-	// Retry-After readers, through calls in the package and imported facts.
+	// Retry-After readers through calls of the package's own functions
+	// (and interfaces they implement): the walk above saw the imported
+	// facts already, so only the calls whose answer can change since are
+	// read again, until nothing changes.
+	local := make(map[*types.Func][]*ast.CallExpr)
+	for fn, decl := range p.res.decls {
+		if p.raFunc[fn] || decl.Body == nil {
+			continue
+		}
+		ast.Inspect(decl.Body, func(n ast.Node) bool {
+			if call, ok := n.(*ast.CallExpr); ok {
+				if callee := typeutil.StaticCallee(p.info, call); callee == nil || callee.Pkg() == p.pass.Pkg {
+					local[fn] = append(local[fn], call)
+				}
+			}
+			return true
+		})
+	}
 	for changed := true; changed; {
 		changed = false
-		for fn, decl := range p.res.decls {
-			if p.raFunc[fn] || decl.Body == nil {
+		for fn, calls := range local {
+			if p.raFunc[fn] {
 				continue
 			}
-			ast.Inspect(decl.Body, func(n ast.Node) bool {
-				if call, ok := n.(*ast.CallExpr); ok && p.callReadsRetryAfter(call) {
+			for _, call := range calls {
+				if p.callReadsRetryAfter(call) {
 					p.raFunc[fn], changed = true, true
-					return false
+					break
 				}
-				return true
-			})
+			}
 		}
 	}
 }
@@ -402,8 +418,16 @@ func (p *pkgCtx) callReadsRetryAfter(call *ast.CallExpr) bool {
 	if knownPath(fn.Pkg().Path()) {
 		return false
 	}
+	if v, ok := p.raImported[fn]; ok {
+		return v
+	}
 	var f FuncFact
-	return p.pass.ImportObjectFact(fn, &f) && f.RetryAfter && len(f.Chains) == 0
+	v := p.pass.ImportObjectFact(fn, &f) && f.RetryAfter && len(f.Chains) == 0
+	if p.raImported == nil {
+		p.raImported = make(map[*types.Func]bool)
+	}
+	p.raImported[fn] = v
+	return v
 }
 
 // mentionsRetryAfter reports a "Retry-After" or "retry-after-ms" string in n.
@@ -421,6 +445,30 @@ func (p *pkgCtx) retryAfterPos(n ast.Node) token.Pos {
 		if !ok {
 			return true
 		}
+		// Only the expressions that can be a string constant are looked
+		// up (a literal, a named constant, a concatenation): the type of
+		// every expression is a map lookup this walk over every function
+		// cannot afford.
+		switch e := e.(type) {
+		case *ast.BasicLit:
+			if e.Kind != token.STRING {
+				return false
+			}
+		case *ast.Ident:
+			if _, isConst := p.info.Uses[e].(*types.Const); !isConst {
+				return false
+			}
+		case *ast.SelectorExpr:
+			if _, isConst := p.info.Uses[e.Sel].(*types.Const); !isConst {
+				return !isPkgName(p.info, e.X) // x.f: its operand may hold one
+			}
+		case *ast.BinaryExpr:
+			if e.Op != token.ADD {
+				return true
+			}
+		default:
+			goto call
+		}
 		if tv, ok := p.info.Types[e]; ok && tv.Value != nil && tv.Value.Kind() == constant.String {
 			s := strings.ToLower(constant.StringVal(tv.Value))
 			if s == "retry-after" || s == "retry-after-ms" || s == "x-ratelimit-reset" || s == "x-ratelimit-reset-requests" {
@@ -428,6 +476,7 @@ func (p *pkgCtx) retryAfterPos(n ast.Node) token.Pos {
 			}
 			return false
 		}
+	call:
 		if call, ok := m.(*ast.CallExpr); ok && p.callReadsRetryAfter(call) {
 			pos = call.Pos()
 			return false
@@ -463,4 +512,14 @@ func commRecv(comm ast.Stmt) ast.Expr {
 		}
 	}
 	return nil
+}
+
+// isPkgName reports an identifier that names an imported package.
+func isPkgName(info *types.Info, e ast.Expr) bool {
+	id, ok := e.(*ast.Ident)
+	if !ok {
+		return false
+	}
+	_, isPkg := info.Uses[id].(*types.PkgName)
+	return isPkg
 }
