@@ -1037,6 +1037,12 @@ func (ck *checker) summary(node ast.Node) *summary {
 			s.dep = true
 		}
 		s.codes[c] = cv
+		if c == universe[0] && !s.dep && len(col.atoms) == 0 {
+			// The first code's walk met no status test: the first test
+			// in the body is reached whatever the code, so there is none,
+			// and every other code would answer the same nothing.
+			break
+		}
 	}
 	s.atoms, s.funcs, s.provider = col.atoms, col.funcs, col.provider
 	if !namesGRPC(col.atoms) {

@@ -50,6 +50,8 @@ type Result struct {
 	lits  map[*ast.FuncLit]*FuncFact
 	decls map[*types.Func]*ast.FuncDecl
 	impls map[*types.Func]*types.Func // interface method -> the package's one implementation
+	// concrete: the package's declared non-interface types (reach.go).
+	concrete []types.Type
 	// ctxRetry: what each function retries on a context parameter (ctxretry.go).
 	ctxRetry map[*types.Func]*CtxRetry
 	// ctxErr: loops whose classifier retries a context's error (ctxerr.go).

@@ -413,16 +413,7 @@ func (r *Result) Callee(call *ast.CallExpr) *types.Func {
 	}
 	var found *types.Func
 	count := 0
-	scope := r.pass.Pkg.Scope()
-	for _, name := range scope.Names() {
-		tn, ok := scope.Lookup(name).(*types.TypeName)
-		if !ok || tn.IsAlias() {
-			continue
-		}
-		t := tn.Type()
-		if types.IsInterface(t) {
-			continue
-		}
+	for _, t := range r.concreteTypes() {
 		for _, cand := range []types.Type{t, types.NewPointer(t)} {
 			if types.Implements(cand, iface) {
 				obj, _, _ := types.LookupFieldOrMethod(cand, true, r.pass.Pkg, m.Name())
@@ -439,6 +430,24 @@ func (r *Result) Callee(call *ast.CallExpr) *types.Func {
 	}
 	r.impls[m] = found
 	return found
+}
+
+// concreteTypes lists the package's declared types that are not
+// interfaces, in scope order, once.
+func (r *Result) concreteTypes() []types.Type {
+	if r.concrete != nil {
+		return r.concrete
+	}
+	r.concrete = []types.Type{}
+	scope := r.pass.Pkg.Scope()
+	for _, name := range scope.Names() {
+		tn, ok := scope.Lookup(name).(*types.TypeName)
+		if !ok || tn.IsAlias() || types.IsInterface(tn.Type()) {
+			continue
+		}
+		r.concrete = append(r.concrete, tn.Type())
+	}
+	return r.concrete
 }
 
 // returnedLits lists, in source order, the function literals body returns
