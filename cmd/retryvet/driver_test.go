@@ -90,8 +90,8 @@ func TestOneAnswerPerPackage(t *testing.T) {
 	} else if !strings.Contains(atWait[0], "waits 2s") {
 		t.Errorf("the finding at the wait does not fold retryWait to its production 2s (the test's assignment changed a verdict on production code)\n  %s", atWait[0])
 	}
-	if got := tree["example.com/variants/store_test"]["doubleretry"]; len(got) == 0 {
-		t.Errorf("no doubleretry finding under example.com/variants/store_test (the external test package):\n%s", stdout)
+	if got := tree["example.com/variants/store_test"]["retrystatus"]; len(got) == 0 {
+		t.Errorf("no retrystatus finding under example.com/variants/store_test (the external test package):\n%s", stdout)
 	}
 
 	// Text: the same findings, once each, exit 3.
