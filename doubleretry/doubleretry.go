@@ -5,7 +5,6 @@ import (
 	"go/ast"
 	"go/token"
 	"slices"
-	"strings"
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/analysis/passes/inspect"
@@ -87,9 +86,7 @@ func run(pass *analysis.Pass) (any, error) {
 // own harness (a test broker to answer, a container to listen) and send
 // nothing to a production dependency, so what they multiply is the test's
 // concern, as their time behaviour is (retrytimeout leaves them too).
-func (c *checker) inTest(pos token.Pos) bool {
-	return strings.HasSuffix(c.pass.Fset.Position(pos).Filename, "_test.go")
-}
+func (c *checker) inTest(pos token.Pos) bool { return retrymodel.InTestFile(c.pass.Fset, pos) }
 
 type checker struct {
 	pass   *analysis.Pass

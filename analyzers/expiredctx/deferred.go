@@ -6,7 +6,6 @@ import (
 	"go/token"
 	"go/types"
 	"slices"
-	"strings"
 
 	"golang.org/x/tools/go/ast/astutil"
 
@@ -44,7 +43,7 @@ func (c *checker) where(s ctxSet) string {
 func (c *checker) deferred() []*expiry {
 	var out []*expiry
 	c.eachBody(func(fn ast.Node, body *ast.BlockStmt) {
-		if strings.HasSuffix(c.pass.Fset.File(body.Pos()).Name(), "_test.go") {
+		if retrymodel.InTestFile(c.pass.Fset, body.Pos()) {
 			// A test's deadline is its own: when it passes the test has
 			// failed already, and no caller's item is left in progress.
 			return

@@ -2,11 +2,8 @@ package retrystatus
 
 import (
 	"fmt"
-	"go/ast"
-	"go/types"
 
 	"golang.org/x/tools/go/analysis"
-	"golang.org/x/tools/go/types/typeutil"
 
 	"github.com/retryvet/retryvet/internal/retrymodel"
 )
@@ -46,9 +43,6 @@ func (ck *checker) transportGivenUp(l *retrymodel.Layer, ds []*decision) {
 		return // 503 alone ("come back later") or 500 alone is a choice
 	}
 	for _, op := range l.Ops {
-		if !ck.httpSend(op) {
-			continue
-		}
 		ifs, givesUp := ck.res.SendFailureGivesUp(l, op)
 		if !givesUp {
 			continue
@@ -80,18 +74,4 @@ func countedLayer(l *retrymodel.Layer) string {
 		return fmt.Sprintf("%s (%d attempts)", describeLayer(l), n)
 	}
 	return describeLayer(l)
-}
-
-// httpSend reports a net/http send: Client.Do/Get/Post/Head/PostForm or a
-// RoundTrip.
-func (ck *checker) httpSend(call *ast.CallExpr) bool {
-	fn, ok := typeutil.Callee(ck.info, call).(*types.Func)
-	if !ok || fn.Pkg() == nil || fn.Pkg().Path() != "net/http" {
-		return false
-	}
-	switch fn.Name() {
-	case "Do", "Get", "Post", "Head", "PostForm", "RoundTrip":
-		return true
-	}
-	return false
 }

@@ -411,8 +411,13 @@ func (r *Result) fieldNever(f *types.Var, seen map[types.Object]bool) (never boo
 	return never, n
 }
 
-func (r *Result) inTestFile(pos token.Pos) bool {
-	return strings.HasSuffix(r.pass.Fset.Position(pos).Filename, "_test.go")
+func (r *Result) inTestFile(pos token.Pos) bool { return InTestFile(r.pass.Fset, pos) }
+
+// InTestFile reports a position in a _test.go file: a test's retries,
+// deadlines and cleanups are its own harness's, which the analyzers leave
+// alone where they say so.
+func InTestFile(fset *token.FileSet, pos token.Pos) bool {
+	return strings.HasSuffix(fset.Position(pos).Filename, "_test.go")
 }
 
 // NeverDone reports a context or request expression that can never be

@@ -54,7 +54,7 @@ func (f *ClientFact) String() string {
 }
 
 // clientFactsOn reports whether the running analyzer registers ClientFact.
-func (p *callCtx) clientFactsOn() bool {
+func (p *pkgCtx) clientFactsOn() bool {
 	for _, ft := range p.pass.Analyzer.FactTypes {
 		if _, ok := ft.(*ClientFact); ok {
 			return true
@@ -239,8 +239,9 @@ func (p *callCtx) importedClient(x ast.Expr) (*ClientFact, string) {
 	return &f, name
 }
 
-// returnedFrom is returnedBy for a declaration.
-func (p *callCtx) returnedFrom(decl *ast.FuncDecl, i int) ast.Expr {
+// returnedFrom is returnedBy for a declaration: the one non-nil value its
+// returns give as result i.
+func (p *pkgCtx) returnedFrom(decl *ast.FuncDecl, i int) ast.Expr {
 	if decl == nil {
 		return nil
 	}

@@ -154,9 +154,9 @@ func (r *Result) libraryRetries(l *Layer, e ast.Expr) bool {
 
 func spans(n, x ast.Node) bool { return n.Pos() <= x.Pos() && x.End() <= n.End() }
 
-// SendFailureGivesUp answers, for op, a call in l's body that returns a
-// response and an error, whether the failure of the send itself (a
-// refused or reset connection, an EOF) ends the layer unread: the
+// SendFailureGivesUp answers, for op, an HTTP send in l's body (sendsHTTP),
+// whether the failure of the send itself (a refused or reset connection,
+// an EOF) ends the layer unread: the
 // statement right after `resp, err := op` is `if err != nil` whose branch
 // neither goes round (a continue or wait of a loop; in a library's
 // closure, a return the library retries) nor reads the error (errors.Is
@@ -165,10 +165,13 @@ func spans(n, x ast.Node) bool { return n.Pos() <= x.Pos() && x.End() <= n.End()
 // statement.
 func (r *Result) SendFailureGivesUp(l *Layer, op *ast.CallExpr) (*ast.IfStmt, bool) {
 	body, ok := l.Body.(*ast.BlockStmt)
-	if !ok {
+	if !ok || l.Kind != Loop && l.Kind != Library {
 		return nil, false
 	}
 	info := r.pass.TypesInfo
+	if fn, _ := typeutil.Callee(info, op).(*types.Func); !sendsHTTP(fn) {
+		return nil, false
+	}
 	errVar, block, idx := sendAssign(info, body, op)
 	if errVar == nil || idx+1 >= len(block.List) {
 		return nil, false
@@ -185,9 +188,6 @@ func (r *Result) SendFailureGivesUp(l *Layer, op *ast.CallExpr) (*ast.IfStmt, bo
 	case *ast.ReturnStmt:
 		if l.Kind == Library && len(last.Results) > 0 && r.libraryRetries(l, last.Results[len(last.Results)-1]) {
 			return nil, false // the library retries what the closure returns
-		}
-		if l.Kind != Loop && l.Kind != Library {
-			return nil, false
 		}
 	case *ast.BranchStmt:
 		if l.Kind != Loop || last.Tok != token.BREAK || last.Label != nil {

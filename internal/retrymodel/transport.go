@@ -134,13 +134,7 @@ func (r *Result) importedTransport(obj types.Object) *ClientFact {
 // ClientFact (a retryablehttp StandardClient) keeps it.
 func (p *pkgCtx) exportTransportClients() {
 	r := p.res
-	on := false
-	for _, ft := range p.pass.Analyzer.FactTypes {
-		if _, ok := ft.(*ClientFact); ok {
-			on = true
-		}
-	}
-	if !on {
+	if !p.clientFactsOn() {
 		return
 	}
 	export := func(obj types.Object, x ast.Expr, at token.Pos) {
@@ -154,54 +148,25 @@ func (p *pkgCtx) exportTransportClients() {
 	}
 	for _, fn := range r.funcsInOrder() {
 		sig := fn.Type().(*types.Signature)
-		if sig.Results().Len() == 0 || !isHTTPClient(sig.Results().At(0).Type()) {
+		if sig.Results().Len() == 0 || clientKind(sig.Results().At(0).Type()) != "standard" {
 			continue
 		}
-		if x := p.returnedFromDecl(r.decls[fn]); x != nil {
+		if x := p.returnedFrom(r.decls[fn], 0); x != nil {
 			export(fn, x, x.Pos())
 		}
 	}
 	var vars []*types.Var
 	for v := range r.writes {
-		if v.Pkg() == p.pass.Pkg && isHTTPClient(v.Type()) && (v.IsField() || v.Parent() == p.pass.Pkg.Scope()) {
+		if v.Pkg() == p.pass.Pkg && clientKind(v.Type()) == "standard" && (v.IsField() || v.Parent() == p.pass.Pkg.Scope()) {
 			vars = append(vars, v)
 		}
 	}
 	sort.Slice(vars, func(i, j int) bool { return vars[i].Pos() < vars[j].Pos() })
 	for _, v := range vars {
-		if vals, ok := r.Writes(v); ok && len(vals) == 1 && !r.writes[v].opaque {
+		if vals, ok := r.Writes(v); ok && len(vals) == 1 {
 			export(v, vals[0], vals[0].Pos())
 		}
 	}
-}
-
-// returnedFromDecl is the one non-nil value a function returns first.
-func (p *pkgCtx) returnedFromDecl(decl *ast.FuncDecl) ast.Expr {
-	if decl == nil {
-		return nil
-	}
-	var out ast.Expr
-	for _, ret := range returns(decl) {
-		if len(ret.Results) == 0 {
-			return nil
-		}
-		x := astutil.Unparen(ret.Results[0])
-		if isNil(p.info, x) {
-			continue
-		}
-		if out != nil {
-			return nil
-		}
-		out = x
-	}
-	return out
-}
-
-func isHTTPClient(t types.Type) bool {
-	if pt, ok := types.Unalias(t).(*types.Pointer); ok {
-		t = pt.Elem()
-	}
-	return namedIs(t, "net/http", "Client")
 }
 
 // clientLiteral returns the composite literal x builds, through & and

@@ -445,38 +445,17 @@ func (p *pkgCtx) retryAfterPos(n ast.Node) token.Pos {
 		if !ok {
 			return true
 		}
-		// Only the expressions that can be a string constant are looked
-		// up (a literal, a named constant, a concatenation): the type of
-		// every expression is a map lookup this walk over every function
-		// cannot afford.
-		switch e := e.(type) {
-		case *ast.BasicLit:
-			if e.Kind != token.STRING {
+		if cand, descend := constCandidate(p.info, e); !cand {
+			if !descend {
 				return false
 			}
-		case *ast.Ident:
-			if _, isConst := p.info.Uses[e].(*types.Const); !isConst {
-				return false
-			}
-		case *ast.SelectorExpr:
-			if _, isConst := p.info.Uses[e.Sel].(*types.Const); !isConst {
-				return !isPkgName(p.info, e.X) // x.f: its operand may hold one
-			}
-		case *ast.BinaryExpr:
-			if e.Op != token.ADD {
-				return true
-			}
-		default:
-			goto call
-		}
-		if tv, ok := p.info.Types[e]; ok && tv.Value != nil && tv.Value.Kind() == constant.String {
+		} else if tv, ok := p.info.Types[e]; ok && tv.Value != nil && tv.Value.Kind() == constant.String {
 			s := strings.ToLower(constant.StringVal(tv.Value))
 			if s == "retry-after" || s == "retry-after-ms" || s == "x-ratelimit-reset" || s == "x-ratelimit-reset-requests" {
 				pos = e.Pos()
 			}
 			return false
 		}
-	call:
 		if call, ok := m.(*ast.CallExpr); ok && p.callReadsRetryAfter(call) {
 			pos = call.Pos()
 			return false
@@ -512,6 +491,29 @@ func commRecv(comm ast.Stmt) ast.Expr {
 		}
 	}
 	return nil
+}
+
+// constCandidate says whether e can be a string constant (a string
+// literal, a named constant, a concatenation), so that its type is worth
+// looking up: the type of every expression is a map lookup a walk over
+// every function cannot afford; descend, whether what is inside e may
+// still hold one (the operand of x.f, a call's arguments).
+func constCandidate(info *types.Info, e ast.Expr) (cand, descend bool) {
+	switch e := e.(type) {
+	case *ast.BasicLit:
+		return e.Kind == token.STRING, false
+	case *ast.Ident:
+		_, isConst := info.Uses[e].(*types.Const)
+		return isConst, false
+	case *ast.SelectorExpr:
+		if _, isConst := info.Uses[e.Sel].(*types.Const); isConst {
+			return true, false
+		}
+		return false, !isPkgName(info, e.X)
+	case *ast.BinaryExpr:
+		return e.Op == token.ADD, true
+	}
+	return false, true
 }
 
 // isPkgName reports an identifier that names an imported package.
