@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"go/ast"
 	"go/token"
+	"go/types"
 	"strconv"
 	"strings"
 
@@ -13,58 +14,108 @@ import (
 )
 
 // This file holds the breaker check: a circuit breaker is a classifier
-// too, of which errors are the dependency's. gobreaker with neither
-// IsSuccessful nor IsExcluded counts every error, so when the operation it
-// guards runs on the caller's context, callers that give up (a closed
-// browser tab, a short queue deadline) fail calls that were healthy, and a
-// few of them in a row open the breaker for every caller: the primary is
-// switched off because some callers were impatient (seed 000).
+// too, of which errors are the dependency's. A breaker that counts every
+// error (gobreaker with neither IsSuccessful nor IsExcluded, failsafe-go
+// with no Handle condition, go-resiliency, hystrix.Do, which is given no
+// context) guarding an operation on the caller's context fails calls that
+// were healthy whenever a caller gives up (a closed browser tab, a short
+// queue deadline), and a few of them open the breaker for every caller:
+// the primary is switched off because some callers were impatient (seed
+// 000).
 //
-// Quiet: Settings with an IsSuccessful or IsExcluded (whatever they
-// exclude: a classifier that counts only transient failures is the point),
-// an operation that makes no remote call, or one that runs on a context of
-// its own (context.Background, or none), and breakers whose Settings come
-// from elsewhere.
+// Quiet: breakers with a condition of their own (whatever it excludes: a
+// classifier that counts only transient failures is the point), hystrix
+// and mercari given the caller's context (they leave its end out), an
+// operation that makes no remote call or runs on a context of its own
+// (context.Background, or none), and breakers whose settings come from
+// elsewhere.
 
 // breakers reports the package's breakers that count a caller's
 // cancellation as a failure of the dependency.
 func (ck *checker) breakers() {
-	seen := map[*ast.CallExpr]bool{} // one finding per breaker
+	seen := map[*retrymodel.Breaker]bool{} // one finding per breaker
 	for _, bc := range ck.res.BreakerCalls() {
 		b := bc.Breaker
-		if !b.CountsAll || bc.Op == nil || seen[b.New] || ck.inTest(bc.Call.Pos()) {
+		if !b.CountsAll || bc.Op == nil || seen[b] || ck.inTest(bc.Call.Pos()) {
 			continue
 		}
 		ctx, ok := ck.res.CallerContext(bc.Op, bc.Func)
-		if !ok || !ck.res.Remote(bc.Op.Body) {
+		if !ok || !ck.res.Remote(bc.Op.Body) || ck.res.KeepsCtxErrsOut(bc.Op) {
 			continue
 		}
-		seen[b.New] = true
-		name := "the breaker"
-		if b.Name != "" {
-			name = "breaker " + strconv.Quote(b.Name)
+		if bc.Ctx != nil && b.SeesCtx {
+			if _, given := ck.res.CallerContext(bc.Ctx, bc.Func); given {
+				continue // the breaker sees the caller's context end itself
+			}
 		}
-		trip := "count toward its ReadyToTrip"
-		if b.Trip != "" {
-			trip = "open it after " + b.Trip + " (gobreaker's default ReadyToTrip)"
-		}
-		field := "IsExcluded"
-		if !b.V2 {
-			field = "IsSuccessful" // gobreaker v1 has no IsExcluded
-		}
-		msg := fmt.Sprintf("%s counts the caller's cancellation as a failure of the dependency: this Execute makes its remote call on %s, the caller's context, and the Settings at %s set neither IsSuccessful nor IsExcluded, so callers that give up (context.Canceled, context.DeadlineExceeded) %s for every caller; set %s to leave out context errors",
-			name, ctx, ck.short(b.New.Pos()), trip, field)
+		seen[b] = true
+		msg, fix := ck.breakerMessage(bc, ctx)
 		d := analysis.Diagnostic{
 			Pos:      bc.Call.Pos(),
 			End:      bc.Call.End(),
 			Category: "breaker-counts-cancel",
 			Message:  msg,
-			Related:  []analysis.RelatedInformation{{Pos: b.New.Pos(), Message: "breaker built here"}},
 		}
-		if fix, ok := ck.breakerFix(b, field); ok {
-			d.SuggestedFixes = []analysis.SuggestedFix{fix}
+		if b.New != nil {
+			d.Related = []analysis.RelatedInformation{{Pos: b.New.Pos(), Message: "breaker built here"}}
+		}
+		if fix != nil {
+			d.SuggestedFixes = []analysis.SuggestedFix{*fix}
 		}
 		ck.pass.Report(d)
+	}
+}
+
+// breakerMessage says, in the library's terms, why the breaker of bc
+// counts the cancellation of ctx, and offers the fix where it is
+// mechanical.
+func (ck *checker) breakerMessage(bc retrymodel.BreakerCall, ctx string) (string, *analysis.SuggestedFix) {
+	b := bc.Breaker
+	name := "the breaker"
+	if b.Name != "" {
+		name = "breaker " + strconv.Quote(b.Name)
+	}
+	opens := "count toward its trip condition"
+	switch {
+	case b.Trip != "":
+		opens = "open it after " + b.Trip + " (" + b.Lib + "'s default)"
+	case b.TripAfter > 0:
+		opens = fmt.Sprintf("open it after %d failures", b.TripAfter)
+	}
+	head := fmt.Sprintf("%s counts the caller's cancellation as a failure of the dependency: ", name)
+	tail := fmt.Sprintf("callers that give up (context.Canceled, context.DeadlineExceeded) %s for every caller", opens)
+	built := ""
+	if b.New != nil {
+		built = " at " + ck.short(b.New.Pos())
+	}
+	switch b.Lib {
+	case retrymodel.BreakerGobreaker:
+		field := "IsExcluded"
+		if !b.V2 {
+			field = "IsSuccessful" // gobreaker v1 has no IsExcluded
+		}
+		tail = "callers that give up (context.Canceled, context.DeadlineExceeded) count toward its ReadyToTrip for every caller"
+		if b.Trip != "" {
+			tail = "callers that give up (context.Canceled, context.DeadlineExceeded) open it after " + b.Trip + " (gobreaker's default ReadyToTrip) for every caller"
+		}
+		msg := head + fmt.Sprintf("this Execute makes its remote call on %s, the caller's context, and the Settings%s set neither IsSuccessful nor IsExcluded, so %s; set %s to leave out context errors", ctx, built, tail, field)
+		return msg, ck.gobreakerFix(b, field)
+	case retrymodel.BreakerFailsafe:
+		msg := head + fmt.Sprintf("this execution makes its remote call on %s, the caller's context, and the failsafe-go builder%s sets no Handle condition (HandleErrors, HandleErrorTypes, HandleIf), so every error counts and %s; add a HandleIf that leaves out context errors", ctx, built, tail)
+		return msg, ck.failsafeFix(b)
+	case retrymodel.BreakerHystrix:
+		msg := head + fmt.Sprintf("this call makes its remote call on %s, the caller's context, without giving hystrix that context, so a cancelled request comes back as a wrapped error that hystrix counts (it leaves out only context.Canceled and DeadlineExceeded themselves, as DoC and GoC report them), so %s; call hystrix.DoC with the caller's context and run on the context it passes", ctx, tail)
+		return msg, nil
+	case retrymodel.BreakerMercari:
+		given := "no context"
+		if bc.Ctx != nil {
+			given = types.ExprString(bc.Ctx)
+		}
+		msg := head + fmt.Sprintf("this Do is given %s while its operation makes its remote call on %s, the caller's context, so the breaker%s cannot tell a caller that gave up from a failing dependency: %s; give Do the caller's context", given, ctx, built, tail)
+		return msg, ck.mercariFix(bc, ctx)
+	default: // go-resiliency
+		msg := head + fmt.Sprintf("this call makes its remote call on %s, the caller's context, and the breaker%s counts every error its work returns, so %s; keep context errors out of what the work returns", ctx, built, tail)
+		return msg, nil
 	}
 }
 
@@ -74,20 +125,11 @@ func (ck *checker) inTest(pos token.Pos) bool {
 	return f != nil && strings.HasSuffix(f.Name(), "_test.go")
 }
 
-// breakerFix adds the field to the Settings literal, when the literal's
+// gobreakerFix adds the field to the Settings literal, when the literal's
 // file imports context and errors under their own names.
-func (ck *checker) breakerFix(b *retrymodel.Breaker, field string) (analysis.SuggestedFix, bool) {
-	if b.Lit == nil || b.Lit.Rbrace == token.NoPos {
-		return analysis.SuggestedFix{}, false
-	}
-	var file *ast.File
-	for _, f := range ck.pass.Files {
-		if f.Pos() <= b.Lit.Pos() && b.Lit.Pos() < f.End() {
-			file = f
-		}
-	}
-	if file == nil || !importsAs(file, "context", "context") || !importsAs(file, "errors", "errors") {
-		return analysis.SuggestedFix{}, false
+func (ck *checker) gobreakerFix(b *retrymodel.Breaker, field string) *analysis.SuggestedFix {
+	if b.Lit == nil || b.Lit.Rbrace == token.NoPos || !ck.importsCtxErrors(b.Lit.Pos()) {
+		return nil
 	}
 	body := "errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded)"
 	if field == "IsSuccessful" {
@@ -104,10 +146,56 @@ func (ck *checker) breakerFix(b *retrymodel.Breaker, field string) (analysis.Sug
 			text = ", " + text
 		}
 	}
-	return analysis.SuggestedFix{
+	return &analysis.SuggestedFix{
 		Message:   "set " + field + " to leave out context errors",
 		TextEdits: []analysis.TextEdit{{Pos: pos, End: pos, NewText: []byte(text)}},
-	}, true
+	}
+}
+
+// failsafeFix adds a HandleIf that leaves out context errors right after
+// the builder's NewBuilder[R]().
+func (ck *checker) failsafeFix(b *retrymodel.Breaker) *analysis.SuggestedFix {
+	if b.Builder == nil || !ck.importsCtxErrors(b.Builder.Pos()) {
+		return nil
+	}
+	ix, ok := b.Builder.Fun.(*ast.IndexExpr)
+	if !ok {
+		return nil
+	}
+	text := fmt.Sprintf(".\n\t\tHandleIf(func(_ %s, err error) bool {\n\t\t\treturn err != nil && !errors.Is(err, context.Canceled) && !errors.Is(err, context.DeadlineExceeded)\n\t\t})", types.ExprString(ix.Index))
+	if ck.pass.Fset.Position(b.Builder.End()).Line == ck.pass.Fset.Position(b.New.End()).Line {
+		text = fmt.Sprintf(".HandleIf(func(_ %s, err error) bool { return err != nil && !errors.Is(err, context.Canceled) && !errors.Is(err, context.DeadlineExceeded) })", types.ExprString(ix.Index))
+	}
+	return &analysis.SuggestedFix{
+		Message:   "count every error except the caller's cancellation",
+		TextEdits: []analysis.TextEdit{{Pos: b.Builder.End(), End: b.Builder.End(), NewText: []byte(text)}},
+	}
+}
+
+// mercariFix gives Do the caller's context instead of a root one.
+func (ck *checker) mercariFix(bc retrymodel.BreakerCall, ctx string) *analysis.SuggestedFix {
+	c, ok := bc.Ctx.(*ast.CallExpr)
+	if !ok || len(c.Args) != 0 {
+		return nil
+	}
+	if s := types.ExprString(c.Fun); s != "context.Background" && s != "context.TODO" {
+		return nil
+	}
+	return &analysis.SuggestedFix{
+		Message:   "give Do the caller's context",
+		TextEdits: []analysis.TextEdit{{Pos: c.Pos(), End: c.End(), NewText: []byte(ctx)}},
+	}
+}
+
+// importsCtxErrors reports whether the file at pos imports context and
+// errors under their own names, as the fixes' text needs.
+func (ck *checker) importsCtxErrors(pos token.Pos) bool {
+	for _, f := range ck.pass.Files {
+		if f.Pos() <= pos && pos < f.End() {
+			return importsAs(f, "context", "context") && importsAs(f, "errors", "errors")
+		}
+	}
+	return false
 }
 
 // importsAs reports whether f imports path under the name name.
@@ -159,7 +247,12 @@ func (ck *checker) breakersInRetry() {
 			if b.Name != "" {
 				name = "breaker " + strconv.Quote(b.Name)
 			}
-			opens := fmt.Sprintf("%d consecutive failures", b.TripAfter)
+			opens := fmt.Sprintf("%d failures", b.TripAfter)
+			fewer := "make it need more failures to open than the retry makes"
+			if b.Lib == retrymodel.BreakerGobreaker {
+				opens = fmt.Sprintf("%d consecutive failures", b.TripAfter)
+				fewer = "make ReadyToTrip need more failures than the retry makes"
+			}
 			if b.Trip != "" {
 				opens = b.Trip
 			}
@@ -167,8 +260,8 @@ func (ck *checker) breakersInRetry() {
 			if unbounded {
 				what = "one request that keeps failing is failures in a row with no bound"
 			}
-			msg := fmt.Sprintf("%s counts every attempt of the %s at %s%s as a failure: %s, and it opens after %s, so one caller's failing request switches the dependency off for every caller; run the retry inside Execute so that a request counts once, or make ReadyToTrip need more failures than the retry makes",
-				name, l.Name, ck.short(l.Pos), via, what, opens)
+			msg := fmt.Sprintf("%s counts every attempt of the %s at %s%s as a failure: %s, and it opens after %s, so one caller's failing request switches the dependency off for every caller; run the retry inside the breaker's call so that a request counts once, or %s",
+				name, l.Name, ck.short(l.Pos), via, what, opens, fewer)
 			ck.pass.Report(analysis.Diagnostic{
 				Pos:      bc.Call.Pos(),
 				End:      bc.Call.End(),

@@ -80,21 +80,31 @@
 //     when a later return gives an error of its own, and for a success
 //     verdict (true with a nil error).
 //   - A circuit breaker that counts the caller's cancellation as a failure
-//     of the dependency (category breaker-counts-cancel): a sony/gobreaker
-//     (v1 or v2) breaker built in the package with Settings that set
-//     neither IsSuccessful nor IsExcluded, whose Execute runs a remote call
-//     on the caller's context (a context parameter, one derived from it,
-//     or the request's). Callers that give up fail healthy calls, and a
-//     few in a row open the breaker for every caller. The finding names
-//     the breaker, the context, where the Settings are, and when it opens
-//     (gobreaker's default: more than 5 consecutive failures); the fix
-//     adds an IsExcluded (v1: IsSuccessful) that leaves out
-//     context.Canceled and context.DeadlineExceeded. Quiet when either
-//     function is set (a classifier that counts only transient failures is
-//     the point of one), for an operation on a context of its own or with
-//     no remote call, and for Settings that come from elsewhere. Breakers
-//     built in another package, hystrix-go, failsafe-go and hand-rolled
-//     counters are not read yet.
+//     of the dependency (category breaker-counts-cancel), built in the
+//     package and running a remote call on the caller's context (a
+//     context parameter, one derived from it, or the request's): a
+//     sony/gobreaker (v1 or v2) breaker whose Settings set neither
+//     IsSuccessful nor IsExcluded; a failsafe-go breaker whose builder sets
+//     no Handle condition (it opens after 1 failure by default); a
+//     go-resiliency breaker (it counts every error of its work);
+//     hystrix.Do or Go, which give hystrix no context, so a cancelled
+//     request comes back wrapped (*url.Error) and counts; a mercari breaker
+//     whose Do is given another context than the one the operation runs
+//     on. Callers that give up fail healthy calls, and a few open the
+//     breaker for every caller. The finding names the breaker, the
+//     context, where it is built, and when it opens (the library's
+//     default, or the failures its settings name); the fixes add an
+//     IsExcluded (v1: IsSuccessful) or a failsafe-go HandleIf that leaves
+//     out context.Canceled and context.DeadlineExceeded, or give mercari's
+//     Do the caller's context. Quiet when a condition is set (a classifier
+//     that counts only transient failures is the point of one), when the
+//     operation tells context errors apart itself (it names them or asks
+//     ctx.Err(), or a function of the package it calls does), for hystrix
+//     DoC/GoC and mercari given the caller's context (they leave its end
+//     out), mercari told to count it (WithFailOnContextCancel(true)), an
+//     operation on a context of its own or with no remote call, and
+//     settings that come from elsewhere. Breakers built in another package
+//     and hand-rolled counters are not read yet.
 //   - A retry of server errors that gives up on the first error of the
 //     send itself (category transport-error-not-retried): the retry
 //     retries 502 or 504 (a proxy's words for a backend it could not
@@ -111,9 +121,11 @@
 //   - A circuit breaker that a retry runs once per attempt, when one
 //     request's attempts are enough failures in a row to open it
 //     (category breaker-in-retry): the retry's known attempts are at
-//     least the consecutive failures that open the breaker (gobreaker's
-//     default: more than 5; a ReadyToTrip literal that returns
-//     counts.ConsecutiveFailures > K or >= K), or the retry has no bound
+//     least the failures in a row that open the breaker (gobreaker's
+//     default: more than 5, or a ReadyToTrip literal that returns
+//     counts.ConsecutiveFailures > K or >= K; failsafe-go's 1 or its
+//     WithFailureThreshold; mercari's 10 or its threshold trip function;
+//     go-resiliency's errorThreshold), or the retry has no bound
 //     on its attempts. The Execute is the retried operation itself or in
 //     a function of the package the retried operation calls. One caller
 //     whose request keeps failing then switches the dependency off for

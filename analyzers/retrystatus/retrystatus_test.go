@@ -121,6 +121,21 @@ func TestBreaker(t *testing.T) {
 	analysistest.RunWithSuggestedFixes(t, dir, retrystatus.Analyzer, "./breaker")
 }
 
+// TestBreakerLibs runs the other breaker libraries (failsafe-go,
+// hystrix-go, mercari, go-resiliency) where they count a caller's
+// cancellation, with the mechanical fixes (a failsafe-go HandleIf, the
+// caller's context for mercari's Do; breakerlibs.go.golden), beside the
+// same libraries told what to count, given the caller's context, or
+// guarding work on a context of their own or no remote call.
+func TestBreakerLibs(t *testing.T) {
+	testmod.Download(t, "testdata")
+	dir, err := filepath.Abs("testdata")
+	if err != nil {
+		t.Fatal(err)
+	}
+	analysistest.RunWithSuggestedFixes(t, dir, retrystatus.Analyzer, "./breakerlibs")
+}
+
 // TestStream runs retries that open a stream (go-openai's
 // CreateChatCompletionStream) and hand it on unread, so errors after the
 // 200 are never retried, beside retries that read the stream inside the

@@ -16,39 +16,49 @@ import (
 // run an operation through it. A breaker that counts a caller's own
 // cancellation switches the dependency off for every caller because a few
 // of them gave up (seed 000: "check what your circuit breaker counts").
+// What each library counts and when it opens is in breakerlibs.go.
 //
-// Known: sony/gobreaker v1 and v2 (NewCircuitBreaker, with a Settings
-// literal, or a Settings variable given one literal and field
-// assignments), stored in a variable, a struct field, a map, or returned
-// by a constructor of the package. Not known yet: breakers built in
-// another package (no fact carries them), afex/hystrix-go, failsafe-go and
-// mercari breakers, and hand-rolled failure counters.
+// A breaker is followed from where it is built (or from a constructor of
+// the package that returns one) into a variable, a struct field or a map,
+// to the calls that run operations through it. Not known yet: breakers
+// built in another package (no fact carries them) and hand-rolled failure
+// counters.
 
 // A Breaker is a circuit breaker this package builds.
 type Breaker struct {
-	New  *ast.CallExpr     // gobreaker.NewCircuitBreaker(...)
-	Lit  *ast.CompositeLit // its Settings literal; nil when they are not one
-	Name string            // the Settings Name, when a constant
-	V2   bool              // gobreaker/v2: Settings has IsExcluded
-	// CountsAll: every non-nil error counts as a failure: the Settings
-	// set neither IsSuccessful nor IsExcluded (or an IsSuccessful that is
-	// err == nil and nothing else).
+	Lib  string        // BreakerGobreaker, BreakerFailsafe, ...
+	New  *ast.CallExpr // where it is built; nil for a hystrix command never configured
+	Lit  *ast.CompositeLit
+	Name string // its name, when a constant (gobreaker Settings.Name, the hystrix command)
+	V2   bool   // gobreaker/v2: Settings has IsExcluded
+	// CountsAll: every non-nil error counts as a failure (gobreaker with
+	// neither IsSuccessful nor IsExcluded, failsafe-go with no Handle
+	// condition, go-resiliency always). hystrix and mercari count every
+	// error except the ones after the context they are given ended:
+	// SeesCtx.
 	CountsAll bool
-	// Trip says when it opens: gobreaker's default ReadyToTrip (more than
-	// 5 consecutive failures), or "" for the Settings' own.
+	SeesCtx   bool
+	// Trip says when it opens, for the library's default; "" when the
+	// breaker's own setting decides.
 	Trip string
-	// TripAfter is the number of consecutive failures that open it, when
-	// known: 6 for the default, K+1 for a ReadyToTrip that returns
-	// counts.ConsecutiveFailures > K (K for >= K); 0 when not known.
+	// TripAfter is the number of failures in a row that open it, when
+	// known (0 when not: ratios, windows, helpers).
 	TripAfter int64
+	// Builder is the failsafe-go builder chain's NewBuilder[R]() call,
+	// where a condition can be added.
+	Builder *ast.CallExpr
 }
 
-// A BreakerCall runs an operation through a breaker: cb.Execute(op).
+// A BreakerCall runs an operation through a breaker: cb.Execute(op),
+// failsafe.With(cb).Get(op), hystrix.Do(name, op, fallback).
 type BreakerCall struct {
 	Call    *ast.CallExpr
 	Breaker *Breaker
 	Op      *ast.FuncLit // the operation, when a function literal
 	Func    ast.Node     // the function the call is in (FuncDecl or FuncLit)
+	// Ctx is the context the breaker itself is given (hystrix.DoC,
+	// mercari's Do, failsafe-go's WithContext), or nil.
+	Ctx ast.Expr
 }
 
 // BreakerCalls returns the package's calls through breakers it builds
@@ -60,24 +70,11 @@ func (r *Result) BreakerCalls() []BreakerCall {
 	return r.breakerCalls
 }
 
-func gobreakerPkg(p *types.Package) (v2, ok bool) {
-	if p == nil {
-		return false, false
-	}
-	switch p.Path() {
-	case "github.com/sony/gobreaker":
-		return false, true
-	case "github.com/sony/gobreaker/v2":
-		return true, true
-	}
-	return false, false
-}
-
 func (r *Result) findBreakerCalls() []BreakerCall {
 	info := r.pass.TypesInfo
 	imports := false
 	for _, p := range r.pass.Pkg.Imports() {
-		if _, ok := gobreakerPkg(p); ok {
+		if breakerLib(p) != "" {
 			imports = true
 		}
 	}
@@ -85,14 +82,17 @@ func (r *Result) findBreakerCalls() []BreakerCall {
 		return []BreakerCall{}
 	}
 	// held maps what a breaker is stored in (a variable or a field) to the
-	// breaker; ctors, functions of the package that return one.
+	// breaker; ctors, functions of the package that return one; built, the
+	// calls that build one.
 	held := map[types.Object]*Breaker{}
 	ctors := map[*types.Func]*Breaker{}
+	built := map[*ast.CallExpr]*Breaker{}
 	type site struct {
 		call  *ast.CallExpr
+		fn    *types.Func
 		stack []ast.Node
 	}
-	var news, ctorCalls, executes []site
+	var news, ctorCalls, runs []site
 	for _, f := range r.pass.Files {
 		var stack []ast.Node
 		ast.Inspect(f, func(n ast.Node) bool {
@@ -110,15 +110,16 @@ func (r *Result) findBreakerCalls() []BreakerCall {
 				return true
 			}
 			fn = fn.Origin()
-			if _, ok := gobreakerPkg(fn.Pkg()); ok {
-				switch {
-				case RecvName(fn) == "" && fn.Name() == "NewCircuitBreaker":
-					news = append(news, site{call, append([]ast.Node(nil), stack...)})
-				case RecvName(fn) == "CircuitBreaker" && fn.Name() == "Execute":
-					executes = append(executes, site{call, append([]ast.Node(nil), stack...)})
+			s := site{call, fn, append([]ast.Node(nil), stack...)}
+			switch {
+			case breakerLib(fn.Pkg()) != "":
+				if buildsBreaker(fn) {
+					news = append(news, s)
+				} else if runsBreaker(fn) {
+					runs = append(runs, s)
 				}
-			} else if fn.Pkg() == r.pass.Pkg {
-				ctorCalls = append(ctorCalls, site{call, append([]ast.Node(nil), stack...)})
+			case fn.Pkg() == r.pass.Pkg:
+				ctorCalls = append(ctorCalls, s)
 			}
 			return true
 		})
@@ -162,31 +163,38 @@ func (r *Result) findBreakerCalls() []BreakerCall {
 			return
 		}
 	}
+	hystrixCmds := map[string]*Breaker{}
 	for _, s := range news {
-		b := r.breakerOf(s.call, s.stack)
+		b := r.buildBreaker(s.call, s.fn, s.stack)
 		if b == nil {
+			continue
+		}
+		built[s.call] = b
+		if b.Lib == BreakerHystrix {
+			hystrixCmds[b.Name] = b
 			continue
 		}
 		store(s.call, s.stack, b)
 	}
 	for _, s := range ctorCalls {
-		if b := ctors[typeutil.Callee(info, s.call).(*types.Func).Origin()]; b != nil {
+		if b := ctors[s.fn]; b != nil {
 			store(s.call, s.stack, b)
 		}
 	}
 	var out []BreakerCall
-	for _, s := range executes {
-		sel, ok := astutil.Unparen(s.call.Fun).(*ast.SelectorExpr)
-		if !ok || len(s.call.Args) != 1 {
-			continue
-		}
+	for _, s := range runs {
 		fnNode, _ := enclosingFunc(info, s.stack)
-		b := r.heldBreaker(sel.X, fnNode, held)
-		if b == nil {
+		bc, ok := r.breakerRun(s.call, s.fn, fnNode, func(x ast.Expr) *Breaker {
+			if call, ok := astutil.Unparen(x).(*ast.CallExpr); ok {
+				return built[call]
+			}
+			return r.heldBreaker(x, fnNode, held)
+		}, hystrixCmds)
+		if !ok {
 			continue
 		}
-		op, _ := astutil.Unparen(s.call.Args[0]).(*ast.FuncLit)
-		out = append(out, BreakerCall{Call: s.call, Breaker: b, Op: op, Func: fnNode})
+		bc.Call, bc.Func = s.call, fnNode
+		out = append(out, bc)
 	}
 	if out == nil {
 		out = []BreakerCall{}
@@ -235,80 +243,6 @@ func (r *Result) heldBreaker(x ast.Expr, fnNode ast.Node, held map[types.Object]
 		x = val
 	}
 	return nil
-}
-
-// breakerOf reads what the breaker built by call counts.
-func (r *Result) breakerOf(call *ast.CallExpr, stack []ast.Node) *Breaker {
-	info := r.pass.TypesInfo
-	fn := typeutil.Callee(info, call).(*types.Func)
-	v2, _ := gobreakerPkg(fn.Pkg())
-	if len(call.Args) != 1 {
-		return nil
-	}
-	b := &Breaker{New: call, V2: v2}
-	arg := astutil.Unparen(call.Args[0])
-	if u, ok := arg.(*ast.UnaryExpr); ok && u.Op == token.AND {
-		arg = astutil.Unparen(u.X)
-	}
-	set := map[string]ast.Expr{}
-	switch a := arg.(type) {
-	case *ast.CompositeLit:
-		b.Lit = a
-	case *ast.Ident:
-		// st := gobreaker.Settings{...}; st.IsSuccessful = ...
-		v, _ := info.Uses[a].(*types.Var)
-		fnNode, _ := enclosingFunc(info, stack)
-		if v == nil || fnNode == nil {
-			return nil
-		}
-		val, ok := singleAssign(info, fnNode, v, false)
-		if !ok {
-			return nil
-		}
-		lit, ok := astutil.Unparen(val).(*ast.CompositeLit)
-		if !ok {
-			return nil
-		}
-		b.Lit = lit
-		ast.Inspect(fnNode, func(n ast.Node) bool {
-			as, ok := n.(*ast.AssignStmt)
-			if !ok {
-				return true
-			}
-			for i, lhs := range as.Lhs {
-				if sel, ok := lhs.(*ast.SelectorExpr); ok && i < len(as.Rhs) {
-					if id, ok := sel.X.(*ast.Ident); ok && info.Uses[id] == v {
-						set[sel.Sel.Name] = as.Rhs[i]
-					}
-				}
-			}
-			return true
-		})
-	default:
-		return nil // Settings from elsewhere: what they count is not known
-	}
-	for _, e := range b.Lit.Elts {
-		kv, ok := e.(*ast.KeyValueExpr)
-		if !ok {
-			return nil // positional Settings
-		}
-		if id, ok := kv.Key.(*ast.Ident); ok {
-			set[id.Name] = kv.Value
-		}
-	}
-	if n, ok := set["Name"]; ok {
-		if tv, ok := info.Types[n]; ok && tv.Value != nil && tv.Value.Kind() == constant.String {
-			b.Name = constant.StringVal(tv.Value)
-		}
-	}
-	b.CountsAll = unset(info, set["IsExcluded"]) && (unset(info, set["IsSuccessful"]) || onlyNilIsSuccess(info, set["IsSuccessful"]))
-	if unset(info, set["ReadyToTrip"]) {
-		b.Trip = "more than 5 consecutive failures"
-		b.TripAfter = 6
-	} else {
-		b.TripAfter = consecutiveTrip(info, set["ReadyToTrip"])
-	}
-	return b
 }
 
 // consecutiveTrip reads a ReadyToTrip literal whose one statement returns
@@ -454,4 +388,37 @@ func isParamOf(info *types.Info, v *types.Var, fnNode ast.Node) bool {
 func requestContext(info *types.Info, call *ast.CallExpr) bool {
 	fn, ok := typeutil.Callee(info, call).(*types.Func)
 	return ok && fn.Pkg() != nil && fn.Pkg().Path() == "net/http" && fn.Name() == "Context" && strings.HasSuffix(RecvName(fn), "Request")
+}
+
+// KeepsCtxErrsOut reports an operation that tells a context's own error
+// apart itself (it names context.Canceled or DeadlineExceeded, or asks a
+// context's Err, in its body or in a function of the package it calls),
+// so what it hands the breaker is the work's decision, not every error.
+func (r *Result) KeepsCtxErrsOut(op *ast.FuncLit) bool {
+	info := r.pass.TypesInfo
+	var names func(n ast.Node, depth int) bool
+	names = func(n ast.Node, depth int) bool {
+		found := false
+		ast.Inspect(n, func(x ast.Node) bool {
+			switch e := x.(type) {
+			case *ast.SelectorExpr:
+				if v, ok := info.Uses[e.Sel].(*types.Var); ok && v.Pkg() != nil && v.Pkg().Path() == "context" && (v.Name() == "Canceled" || v.Name() == "DeadlineExceeded") {
+					found = true
+				}
+			case *ast.CallExpr:
+				fn := r.Callee(e)
+				if fn == nil {
+					break
+				}
+				if fn.Name() == "Err" && RecvName(fn) == "Context" {
+					found = true
+				} else if d := r.Decl(fn); depth < 2 && d != nil && d.Body != nil && fn.Pkg() == r.pass.Pkg && names(d.Body, depth+1) {
+					found = true
+				}
+			}
+			return !found
+		})
+		return found
+	}
+	return names(op.Body, 0)
 }

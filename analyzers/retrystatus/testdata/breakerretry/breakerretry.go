@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/avast/retry-go/v4"
+	"github.com/eapache/go-resiliency/breaker"
 	"github.com/sony/gobreaker/v2"
 )
 
@@ -81,7 +82,7 @@ func (c *Client) Get(ctx context.Context, url string) (*http.Response, error) {
 	var err error
 	for i := 0; i < 8; i++ {
 		var resp *http.Response
-		resp, err = c.cb.Execute(func() (*http.Response, error) { return c.send(ctx, url) }) // want `breaker "search" counts every attempt of the retry loop at breakerretry/breakerretry.go:82 as a failure: one request that fails all 8 attempts is 8 failures in a row, and it opens after more than 5 consecutive failures, so one caller's failing request switches the dependency off for every caller`
+		resp, err = c.cb.Execute(func() (*http.Response, error) { return c.send(ctx, url) }) // want `breaker "search" counts every attempt of the retry loop at breakerretry/breakerretry.go:83 as a failure: one request that fails all 8 attempts is 8 failures in a row, and it opens after more than 5 consecutive failures, so one caller's failing request switches the dependency off for every caller`
 		if err == nil {
 			return resp, nil
 		}
@@ -95,13 +96,13 @@ func (c *Client) Get(ctx context.Context, url string) (*http.Response, error) {
 // Tight: retry-go's 3 attempts against a breaker that opens after 3.
 func (c *Client) Tight(ctx context.Context, url string) (*http.Response, error) {
 	return retry.DoWithData(func() (*http.Response, error) {
-		return c.tight.Execute(func() (*http.Response, error) { return c.send(ctx, url) }) // want `breaker "tight" counts every attempt of the retry.DoWithData at breakerretry/breakerretry.go:97 as a failure: one request that fails all 3 attempts is 3 failures in a row, and it opens after 3 consecutive failures`
+		return c.tight.Execute(func() (*http.Response, error) { return c.send(ctx, url) }) // want `breaker "tight" counts every attempt of the retry.DoWithData at breakerretry/breakerretry.go:98 as a failure: one request that fails all 3 attempts is 3 failures in a row, and it opens after 3 consecutive failures`
 	}, retry.Attempts(3), retry.Context(ctx))
 }
 
 // fetch runs the breaker; Fetch retries fetch 10 times.
 func (c *Client) fetch(ctx context.Context, url string) (*http.Response, error) {
-	return c.cb.Execute(func() (*http.Response, error) { return c.send(ctx, url) }) // want `breaker "search" counts every attempt of the retry loop at breakerretry/breakerretry.go:109 \(through fetch\) as a failure: one request that fails all 10 attempts is 10 failures in a row`
+	return c.cb.Execute(func() (*http.Response, error) { return c.send(ctx, url) }) // want `breaker "search" counts every attempt of the retry loop at breakerretry/breakerretry.go:110 \(through fetch\) as a failure: one request that fails all 10 attempts is 10 failures in a row`
 }
 
 func (c *Client) Fetch(ctx context.Context, url string) (*http.Response, error) {
@@ -166,4 +167,56 @@ func (c *Client) Ratio(ctx context.Context, url string) (*http.Response, error) 
 		}
 	}
 	return nil, err
+}
+
+// payments opens after 4 errors of its work (go-resiliency's
+// errorThreshold); the work leaves context errors out.
+var payments = breaker.New(4, 1, time.Minute)
+
+// Pay: 5 attempts, each a Run of a breaker that opens after 4 errors.
+func (c *Client) Pay(ctx context.Context, url string) error {
+	var err error
+	for i := 0; i < 5; i++ {
+		err = payments.Run(func() error { // want `the breaker counts every attempt of the retry loop at breakerretry/breakerretry.go:179 as a failure: one request that fails all 5 attempts is 5 failures in a row, and it opens after 4 failures, .* or make it need more failures to open than the retry makes`
+			resp, err := c.send(ctx, url)
+			if err != nil {
+				if excluded(err) {
+					return nil
+				}
+				return err
+			}
+			return resp.Body.Close()
+		})
+		if err == nil {
+			return nil
+		}
+		if werr := pause(ctx, i); werr != nil {
+			return werr
+		}
+	}
+	return err
+}
+
+// Refund: 3 attempts never make the 4 errors that open it.
+func (c *Client) Refund(ctx context.Context, url string) error {
+	var err error
+	for i := 0; i < 3; i++ {
+		err = payments.Run(func() error {
+			resp, err := c.send(ctx, url)
+			if err != nil {
+				if excluded(err) {
+					return nil
+				}
+				return err
+			}
+			return resp.Body.Close()
+		})
+		if err == nil {
+			return nil
+		}
+		if werr := pause(ctx, i); werr != nil {
+			return werr
+		}
+	}
+	return err
 }
