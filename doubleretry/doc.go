@@ -85,6 +85,19 @@
 //		time.Sleep(wait(attempt))
 //	}
 //
+// A POST or PATCH built with http.NewRequest(WithContext) that a retry
+// sends again through (*http.Client).Do with no idempotency header
+// (Idempotency-Key, X-Idempotency-Key, Cko-Idempotency-Key,
+// PayPal-Request-Id) is reported at the send (category no-idempotency-key)
+// when the API is known to take one: the URL names a host whose API
+// documents it (Stripe, GoCardless, Adyen, Checkout.com, PayPal), or the
+// package sends such a header on another request. A request whose response
+// was lost may have been carried out; sent again without the key, it is
+// carried out twice. Quiet: the header set on the request, a request
+// handed to another function before the send (a signer, a header helper)
+// or whose Header is replaced, reads and PUTs, and APIs with no sign of a
+// key. The OpenAI, Anthropic and Stripe SDKs send keys of their own.
+//
 // Where it is one edit, a suggested fix turns the SDK's retries off at the
 // client's construction (option.WithMaxRetries(0)), leaving the policy to the
 // outer layer, which knows the deadline.

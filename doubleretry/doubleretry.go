@@ -74,9 +74,14 @@ func run(pass *analysis.Pass) (any, error) {
 	}
 	c.handOffs(reported) // helpers counted by their callers (handoff.go)
 	writes, _ := pass.ResultOf[effects.Analyzer].(*effects.Result)
+	var keys *idemIndex
 	for _, l := range layers {
 		if !fallback[l.Node] && !c.inTest(l.Pos) {
 			c.repeatedWrites(l, writes) // a write each attempt makes again (repeated.go)
+			if keys == nil {
+				keys = c.idemScan()
+			}
+			c.idemKeys(l, keys, c.declBody) // a POST sent again with no idempotency key (idemkey.go)
 		}
 	}
 	return nil, nil
@@ -87,6 +92,21 @@ func run(pass *analysis.Pass) (any, error) {
 // nothing to a production dependency, so what they multiply is the test's
 // concern, as their time behaviour is (retrytimeout leaves them too).
 func (c *checker) inTest(pos token.Pos) bool { return retrymodel.InTestFile(c.pass.Fset, pos) }
+
+// declBody returns the body of the function declaration holding pos.
+func (c *checker) declBody(pos token.Pos) *ast.BlockStmt {
+	for _, f := range c.pass.Files {
+		if pos < f.Pos() || pos >= f.End() {
+			continue
+		}
+		for _, d := range f.Decls {
+			if fd, ok := d.(*ast.FuncDecl); ok && fd.Body != nil && fd.Pos() <= pos && pos < fd.End() {
+				return fd.Body
+			}
+		}
+	}
+	return nil
+}
 
 type checker struct {
 	pass   *analysis.Pass

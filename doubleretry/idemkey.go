@@ -1,0 +1,260 @@
+package doubleretry
+
+import (
+	"fmt"
+	"go/ast"
+	"go/constant"
+	"go/token"
+	"go/types"
+	"strings"
+
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/ast/astutil"
+	"golang.org/x/tools/go/types/typeutil"
+
+	"github.com/retryvet/retryvet/internal/retrymodel"
+)
+
+// This file reports a POST or PATCH that a retry sends again with no
+// idempotency key, to an API that takes one (category
+// no-idempotency-key, seeds 002-004):
+//
+//	req, _ := http.NewRequestWithContext(ctx, http.MethodPost, "https://api.stripe.com/v1/charges", body)
+//	for attempt := 0; attempt < 3; attempt++ {
+//		resp, err := client.Do(req) // a charge the server made before the connection broke is made again
+//
+// A request whose response was lost (a reset, a proxy's 502 after the
+// backend answered, a client timeout) may have been carried out; sent
+// again without the key the server folds repeats by, it is carried out
+// twice. The SDKs that retry by default (OpenAI, Anthropic, Stripe) send a
+// key themselves; a hand-built request does not.
+//
+// Evidence that the API takes a key is required, so that a POST to an API
+// that has none is not reported: the package sets an idempotency header on
+// another request, or the URL names a host whose API documents one. Quiet
+// when the request carries the header, when it is handed to any other
+// function before it is sent (a signer, a header helper: what it sets is
+// not read), when its Header is replaced, and for GET, PUT and DELETE.
+
+// idemHeaders are the header names APIs fold repeats by, lower-cased.
+var idemHeaders = map[string]bool{
+	"idempotency-key":     true, // Stripe, Adyen, GoCardless, the IETF draft
+	"x-idempotency-key":   true,
+	"cko-idempotency-key": true, // Checkout.com
+	"paypal-request-id":   true, // PayPal
+}
+
+// idemHosts are API hosts whose documentation names the header they take.
+var idemHosts = []struct{ host, header string }{
+	{"api.stripe.com", "Idempotency-Key"},
+	{"api.gocardless.com", "Idempotency-Key"},
+	{"api-sandbox.gocardless.com", "Idempotency-Key"},
+	{"adyen.com", "Idempotency-Key"},
+	{"api.checkout.com", "Cko-Idempotency-Key"},
+	{"api.sandbox.checkout.com", "Cko-Idempotency-Key"},
+	{"api-m.paypal.com", "PayPal-Request-Id"},
+	{"api-m.sandbox.paypal.com", "PayPal-Request-Id"},
+	{"api.paypal.com", "PayPal-Request-Id"},
+}
+
+// idemIndex is what the package does with idempotency headers.
+type idemIndex struct {
+	keyed map[*types.Var]bool // requests given a key
+	other token.Pos           // a header set anywhere in the package
+	name  string              // the header's name as written there
+}
+
+// idemScan reads the package's idempotency headers: req.Header.Set(k, v),
+// Add, and h[k] = v on an http.Header.
+func (c *checker) idemScan() *idemIndex {
+	info := c.pass.TypesInfo
+	ix := &idemIndex{keyed: map[*types.Var]bool{}}
+	mark := func(hdr ast.Expr, key ast.Expr, pos token.Pos) {
+		tv, ok := info.Types[key]
+		if !ok || tv.Value == nil || tv.Value.Kind() != constant.String || !idemHeaders[strings.ToLower(constant.StringVal(tv.Value))] {
+			return
+		}
+		if ix.other == token.NoPos {
+			ix.other, ix.name = pos, constant.StringVal(tv.Value)
+		}
+		if sel, ok := astutil.Unparen(hdr).(*ast.SelectorExpr); ok && sel.Sel.Name == "Header" {
+			if v := varOf(info, sel.X); v != nil {
+				ix.keyed[v] = true
+			}
+		}
+	}
+	for _, f := range c.pass.Files {
+		ast.Inspect(f, func(n ast.Node) bool {
+			switch n := n.(type) {
+			case *ast.CallExpr:
+				fn, _ := typeutil.Callee(info, n).(*types.Func)
+				if fn != nil && fn.Pkg() != nil && fn.Pkg().Path() == "net/http" && retrymodel.RecvName(fn) == "Header" && (fn.Name() == "Set" || fn.Name() == "Add") && len(n.Args) == 2 {
+					if sel, ok := astutil.Unparen(n.Fun).(*ast.SelectorExpr); ok {
+						mark(sel.X, n.Args[0], n.Pos())
+					}
+				}
+			case *ast.AssignStmt:
+				for _, lhs := range n.Lhs {
+					if ie, ok := astutil.Unparen(lhs).(*ast.IndexExpr); ok {
+						mark(ie.X, ie.Index, n.Pos())
+					}
+				}
+			}
+			return true
+		})
+	}
+	return ix
+}
+
+func varOf(info *types.Info, e ast.Expr) *types.Var {
+	id, ok := astutil.Unparen(e).(*ast.Ident)
+	if !ok {
+		return nil
+	}
+	if v, ok := info.Uses[id].(*types.Var); ok {
+		return v
+	}
+	v, _ := info.Defs[id].(*types.Var)
+	return v
+}
+
+// idemKeys reports the layer's retried sends of a POST or PATCH that
+// carries no idempotency key, to an API that takes one.
+func (c *checker) idemKeys(l *retrymodel.Layer, ix *idemIndex, fnBody func(token.Pos) *ast.BlockStmt) {
+	if l.Body == nil || !retries(l) || l.HelperOf != nil || (l.Kind != retrymodel.Loop && l.Kind != retrymodel.Library) {
+		return
+	}
+	info := c.pass.TypesInfo
+	for _, op := range c.res.RetriedCalls(l) {
+		fn, _ := typeutil.Callee(info, op).(*types.Func)
+		if fn == nil || fn.Pkg() == nil || fn.Pkg().Path() != "net/http" || retrymodel.RecvName(fn) != "Client" || fn.Name() != "Do" || len(op.Args) != 1 {
+			continue
+		}
+		req := varOf(info, op.Args[0])
+		body := fnBody(op.Pos())
+		if req == nil || body == nil || ix.keyed[req] {
+			continue
+		}
+		nr, method, url := requestBuilt(info, body, req, op)
+		if nr == nil || method != "POST" && method != "PATCH" || !c.res.FailureGoesRound(l, op) {
+			continue
+		}
+		var takes string
+		switch host, header := knownHost(info, body, url); {
+		case host != "":
+			takes = fmt.Sprintf("%s takes %s", host, header)
+		case ix.other != token.NoPos:
+			takes = fmt.Sprintf("the API takes one: this package sends %s at %s", ix.name, retrymodel.Shorten(c.pass.Fset, ix.other))
+		default:
+			continue
+		}
+		times := "again on every attempt, with no bound on the attempts"
+		if n, ok := l.Attempts(); ok {
+			times = fmt.Sprintf("up to %d times per call", n)
+		}
+		c.pass.Report(analysis.Diagnostic{
+			Pos:      op.Pos(),
+			End:      op.End(),
+			Category: "no-idempotency-key",
+			Message: fmt.Sprintf("the %s request built at %s is sent %s by the %s at %s with no idempotency key, and %s: a request the server carried out before its response was lost (a reset, a timeout, a proxy's 502) is carried out again; make one key per call before the retry and set it on every attempt",
+				method, retrymodel.Shorten(c.pass.Fset, nr.Pos()), times, l.Name, retrymodel.Shorten(c.pass.Fset, l.Pos), takes),
+			Related: []analysis.RelatedInformation{{Pos: l.Pos, Message: "the retry"}},
+		})
+		return // one finding per layer
+	}
+}
+
+// requestBuilt returns the http.NewRequest(WithContext) call that is the
+// only value req is given in body, its method and its URL. Nil when req is
+// handed to a function other than send, or its Header is replaced: what
+// headers it carries is then not known here.
+func requestBuilt(info *types.Info, body *ast.BlockStmt, req *types.Var, send *ast.CallExpr) (nr *ast.CallExpr, method string, url ast.Expr) {
+	assigns, escapes := 0, false
+	ast.Inspect(body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.AssignStmt:
+			for i, lhs := range n.Lhs {
+				if varOf(info, lhs) == req {
+					assigns++
+					if i == 0 && len(n.Rhs) == 1 {
+						nr, _ = astutil.Unparen(n.Rhs[0]).(*ast.CallExpr)
+					}
+				}
+				if sel, ok := astutil.Unparen(lhs).(*ast.SelectorExpr); ok && sel.Sel.Name == "Header" && varOf(info, sel.X) == req {
+					escapes = true // req.Header = h
+				}
+			}
+		case *ast.CallExpr:
+			if n == send {
+				return true
+			}
+			for _, a := range n.Args {
+				if varOf(info, a) == req {
+					escapes = true
+				}
+			}
+		}
+		return true
+	})
+	if assigns != 1 || escapes || nr == nil {
+		return nil, "", nil
+	}
+	fn, _ := typeutil.Callee(info, nr).(*types.Func)
+	if fn == nil || fn.Pkg() == nil || fn.Pkg().Path() != "net/http" {
+		return nil, "", nil
+	}
+	args := nr.Args
+	switch {
+	case fn.Name() == "NewRequestWithContext" && len(args) == 4:
+		args = args[1:]
+	case fn.Name() == "NewRequest" && len(args) == 3:
+	default:
+		return nil, "", nil
+	}
+	tv, ok := info.Types[args[0]]
+	if !ok || tv.Value == nil || tv.Value.Kind() != constant.String {
+		return nil, "", nil
+	}
+	return nr, strings.ToUpper(constant.StringVal(tv.Value)), args[1]
+}
+
+// knownHost finds a host of idemHosts in the string constants url is
+// built from (a literal, a concatenation, a format, a local given one).
+func knownHost(info *types.Info, body *ast.BlockStmt, url ast.Expr) (string, string) {
+	var consts []string
+	var collect func(e ast.Expr, depth int)
+	collect = func(e ast.Expr, depth int) {
+		ast.Inspect(e, func(n ast.Node) bool {
+			x, ok := n.(ast.Expr)
+			if !ok {
+				return true
+			}
+			if tv, ok := info.Types[x]; ok && tv.Value != nil && tv.Value.Kind() == constant.String {
+				consts = append(consts, constant.StringVal(tv.Value))
+				return false
+			}
+			if v := varOf(info, x); v != nil && depth < 2 {
+				ast.Inspect(body, func(m ast.Node) bool {
+					if as, ok := m.(*ast.AssignStmt); ok && len(as.Lhs) == len(as.Rhs) {
+						for i, lhs := range as.Lhs {
+							if id, ok := lhs.(*ast.Ident); ok && (info.Defs[id] == v || info.Uses[id] == v) {
+								collect(as.Rhs[i], depth+1)
+							}
+						}
+					}
+					return true
+				})
+			}
+			return true
+		})
+	}
+	collect(url, 0)
+	for _, s := range consts {
+		for _, h := range idemHosts {
+			if strings.Contains(s, "://"+h.host) || strings.Contains(s, "."+h.host) && strings.Contains(s, "://") {
+				return h.host, h.header
+			}
+		}
+	}
+	return "", ""
+}
