@@ -294,3 +294,29 @@ func (ck *checker) retriedExecute(l *retrymodel.Layer, bc retrymodel.BreakerCall
 	}
 	return "", false
 }
+
+// handBreakers reports a remote call on the caller's context whose every
+// error a hand-rolled breaker of the package counts: a caller that gives
+// up is a failure of the dependency, and the count that opens the breaker
+// for every caller is reached by impatient callers.
+func (ck *checker) handBreakers() {
+	seen := map[*types.Var]bool{} // one finding per counter
+	for _, hc := range ck.res.HandCounts() {
+		if seen[hc.Field] || ck.inTest(hc.Count.Pos()) {
+			continue
+		}
+		seen[hc.Field] = true
+		opens := "the bound " + types.ExprString(hc.Trip)
+		if hc.TripAfter > 0 {
+			opens = fmt.Sprintf("%d failures", hc.TripAfter)
+		}
+		ck.pass.Report(analysis.Diagnostic{
+			Pos:      hc.Count.Pos(),
+			End:      hc.Count.End(),
+			Category: "breaker-counts-cancel",
+			Message: fmt.Sprintf("the hand-rolled breaker counts the caller's cancellation as a failure of the dependency: every error of %s, which runs on %s, the caller's context, is counted in %s with no test for context.Canceled or DeadlineExceeded, and at %s it turns later calls away (at %s), so callers that give up open it for every caller; leave context errors out before counting",
+				types.ExprString(hc.Call.Fun), hc.Ctx, hc.Field.Name(), opens, ck.short(hc.Gate)),
+			Related: []analysis.RelatedInformation{{Pos: hc.Gate, Message: "later calls turned away here"}, {Pos: hc.Call.Pos(), Message: "the counted call"}},
+		})
+	}
+}

@@ -103,8 +103,16 @@
 //     DoC/GoC and mercari given the caller's context (they leave its end
 //     out), mercari told to count it (WithFailOnContextCancel(true)), an
 //     operation on a context of its own or with no remote call, and
-//     settings that come from elsewhere. Breakers built in another package
-//     and hand-rolled counters are not read yet.
+//     settings that come from elsewhere. A hand-rolled breaker is read too:
+//     a struct field counting failures (incremented, or a window of
+//     failure times appended to) that is reset or trimmed, compared with a
+//     bound in a branch that opens a state or returns, and read by a gate
+//     that turns later calls away (in another function, or before the
+//     call); the finding is at the count in the error branch of a remote
+//     call on the caller's context, when neither that function nor the
+//     counting method tells context errors apart. A retry's own attempt
+//     counter (compared after the failure it counts) and error metrics
+//     stay quiet. Breakers built in another package are not read yet.
 //   - A retry of server errors that gives up on the first error of the
 //     send itself (category transport-error-not-retried): the retry
 //     retries 502 or 504 (a proxy's words for a backend it could not

@@ -90,6 +90,7 @@ func run(pass *analysis.Pass) (any, error) {
 		ck.stopsAWSRetryer()
 		ck.polarity()
 		ck.breakers()        // breaker.go
+		ck.handBreakers()    // breaker.go
 		ck.breakersInRetry() // breaker.go
 		return &Result{}, nil
 	}
@@ -129,6 +130,7 @@ func run(pass *analysis.Pass) (any, error) {
 	ck.stopsAWSRetryer()
 	ck.polarity()
 	ck.breakers()        // breaker.go
+	ck.handBreakers()    // breaker.go
 	ck.breakersInRetry() // breaker.go
 	ck.exportFacts()
 	return res, nil

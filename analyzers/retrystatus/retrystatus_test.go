@@ -121,6 +121,20 @@ func TestBreaker(t *testing.T) {
 	analysistest.RunWithSuggestedFixes(t, dir, retrystatus.Analyzer, "./breaker")
 }
 
+// TestHandBreaker runs hand-rolled breakers (a count of failures in a
+// row with a gate that turns later calls away, a window of failure times
+// checked before the call) that count a caller's cancellation, beside one
+// that leaves context errors out, a retry's attempt counter, an error
+// metric and a call on a context of its own.
+func TestHandBreaker(t *testing.T) {
+	testmod.Download(t, "testdata")
+	dir, err := filepath.Abs("testdata")
+	if err != nil {
+		t.Fatal(err)
+	}
+	analysistest.Run(t, dir, retrystatus.Analyzer, "./handbreaker")
+}
+
 // TestBreakerLibs runs the other breaker libraries (failsafe-go,
 // hystrix-go, mercari, go-resiliency) where they count a caller's
 // cancellation, with the mechanical fixes (a failsafe-go HandleIf, the

@@ -20,9 +20,9 @@ import (
 //
 // A breaker is followed from where it is built (or from a constructor of
 // the package that returns one) into a variable, a struct field or a map,
-// to the calls that run operations through it. Not known yet: breakers
-// built in another package (no fact carries them) and hand-rolled failure
-// counters.
+// to the calls that run operations through it. Hand-rolled counters are in
+// handbreaker.go. Not known yet: breakers built in another package (no
+// fact carries them).
 
 // A Breaker is a circuit breaker this package builds.
 type Breaker struct {
@@ -394,31 +394,4 @@ func requestContext(info *types.Info, call *ast.CallExpr) bool {
 // apart itself (it names context.Canceled or DeadlineExceeded, or asks a
 // context's Err, in its body or in a function of the package it calls),
 // so what it hands the breaker is the work's decision, not every error.
-func (r *Result) KeepsCtxErrsOut(op *ast.FuncLit) bool {
-	info := r.pass.TypesInfo
-	var names func(n ast.Node, depth int) bool
-	names = func(n ast.Node, depth int) bool {
-		found := false
-		ast.Inspect(n, func(x ast.Node) bool {
-			switch e := x.(type) {
-			case *ast.SelectorExpr:
-				if v, ok := info.Uses[e.Sel].(*types.Var); ok && v.Pkg() != nil && v.Pkg().Path() == "context" && (v.Name() == "Canceled" || v.Name() == "DeadlineExceeded") {
-					found = true
-				}
-			case *ast.CallExpr:
-				fn := r.Callee(e)
-				if fn == nil {
-					break
-				}
-				if fn.Name() == "Err" && RecvName(fn) == "Context" {
-					found = true
-				} else if d := r.Decl(fn); depth < 2 && d != nil && d.Body != nil && fn.Pkg() == r.pass.Pkg && names(d.Body, depth+1) {
-					found = true
-				}
-			}
-			return !found
-		})
-		return found
-	}
-	return names(op.Body, 0)
-}
+func (r *Result) KeepsCtxErrsOut(op *ast.FuncLit) bool { return r.namesCtxErr(op.Body, 0) }
