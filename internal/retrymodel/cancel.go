@@ -53,6 +53,14 @@ func (r *Result) CancelSource(l *Layer, pos token.Pos) (CancelSource, bool) {
 		if r.NeverDone(ast.NewIdent(v.Name()), v) || r.perAttemptOfNever(v, l) {
 			return CancelSource{}, false
 		}
+		if parent, ok := r.perAttemptParent(v, l); ok {
+			// ctx, cancel := context.WithTimeout(cli.Ctx(), d) in each
+			// turn: what ends it between attempts is its parent; the
+			// attempt's own is cancelled before the wait.
+			src := ctxSource(types.ExprString(parent))
+			src.Var = varOf(r.pass.TypesInfo, parent)
+			return src, true
+		}
 		src := ctxSource(v.Name())
 		src.Var = v
 		return src, true
@@ -542,6 +550,48 @@ func (r *Result) perAttemptOfNever(v *types.Var, l *Layer) bool {
 		}
 	}
 	return true
+}
+
+// perAttemptParent is the context a per-attempt context of the layer is
+// derived from, when every value the variable is given is a
+// context.With* of the same parent made outside the layer's body.
+func (r *Result) perAttemptParent(v *types.Var, l *Layer) (ast.Expr, bool) {
+	if l == nil || l.Body == nil || v.Pos() < l.Body.Pos() || v.Pos() >= l.Body.End() {
+		return nil, false
+	}
+	vals, ok := r.Writes(v)
+	if !ok || len(vals) == 0 {
+		return nil, false
+	}
+	var parent ast.Expr
+	for _, e := range vals {
+		call, ok := astutil.Unparen(e).(*ast.CallExpr)
+		if !ok || len(call.Args) == 0 {
+			return nil, false
+		}
+		fn := typeutil.StaticCallee(r.pass.TypesInfo, call)
+		if fn == nil || fn.Pkg() == nil || fn.Pkg().Path() != "context" || !strings.HasPrefix(fn.Name(), "With") || fn.Name() == "WithValue" || fn.Name() == "WithoutCancel" {
+			return nil, false
+		}
+		p := astutil.Unparen(call.Args[0])
+		if parent != nil && types.ExprString(parent) != types.ExprString(p) {
+			return nil, false
+		}
+		declaredIn := false
+		ast.Inspect(p, func(n ast.Node) bool {
+			if id, ok := n.(*ast.Ident); ok {
+				if o := r.pass.TypesInfo.Uses[id]; o != nil && l.Body.Pos() <= o.Pos() && o.Pos() < l.Body.End() {
+					declaredIn = true
+				}
+			}
+			return !declaredIn
+		})
+		if declaredIn {
+			return nil, false
+		}
+		parent = p
+	}
+	return parent, parent != nil
 }
 
 // cancelIndex holds what the answers above share in one package.

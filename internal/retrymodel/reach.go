@@ -164,6 +164,12 @@ func (p *pkgCtx) summarize() {
 		} else if ok {
 			if t, arg := p.waitTable(fn, w); t != nil {
 				f.WaitTable, f.WaitTableArg, f.Cancellable = t, arg, w.cancellable
+			} else {
+				// A helper that waits a duration of its own making
+				// (t.interval << attempt, jittered): a wait all the same,
+				// and whether it ends when the context does is what a
+				// caller needs to know.
+				f.Waiter, f.WaitArg, f.Cancellable = true, -1, w.cancellable
 			}
 		}
 		f.RetryAfter = p.raFunc[fn]

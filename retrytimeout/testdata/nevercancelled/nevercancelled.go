@@ -273,7 +273,7 @@ func probeCaller(parent context.Context, c *http.Client, url string, closed func
 		ctx, cancel := context.WithTimeout(parent, time.Second)
 		resp, err := get(ctx, c, url)
 		if err != nil {
-			time.Sleep(jittered(i)) // want `wait ignores cancellation: time.Sleep in retry loop keeps waiting after ctx is done`
+			time.Sleep(jittered(i)) // want `wait ignores cancellation: time.Sleep in retry loop keeps waiting after parent is done`
 			cancel()
 			continue
 		}
