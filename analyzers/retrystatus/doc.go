@@ -113,6 +113,14 @@
 //     counting method tells context errors apart. A retry's own attempt
 //     counter (compared after the failure it counts) and error metrics
 //     stay quiet. Breakers built in another package are not read yet.
+//   - A retry of overload answers with no wait (category no-wait): a
+//     loop whose classifier retries 429 or a 5xx and goes round again with
+//     no wait anywhere on the way (no sleep or timer, no channel receive
+//     or select, no Wait method, no helper of the package that does one).
+//     A dependency that answered that it is overloaded or limiting gets
+//     the attempts again within milliseconds, from every client that got
+//     the same answer. Quiet for conflict retries, stale connections and
+//     other answers that are no overload, and for a single attempt.
 //   - A retry of server errors that gives up on the first error of the
 //     send itself (category transport-error-not-retried): the retry
 //     retries 502 or 504 (a proxy's words for a backend it could not

@@ -126,6 +126,7 @@ func run(pass *analysis.Pass) (any, error) {
 		ck.streams(l)                      // stream.go
 		ck.droppedResponses(l)             // bodyleak.go
 		ck.transportGivenUp(l, byLayer[l]) // transporterr.go
+		ck.noWait(l, byLayer[l])           // nowait.go
 	}
 	ck.stopsAWSRetryer()
 	ck.polarity()

@@ -121,6 +121,18 @@ func TestBreaker(t *testing.T) {
 	analysistest.RunWithSuggestedFixes(t, dir, retrystatus.Analyzer, "./breaker")
 }
 
+// TestNoWait runs retries of overload answers (any 5xx, 429, 503) that
+// go round again at once, beside retries that wait through a helper or a
+// rate limiter and retries of a conflict or a stale connection.
+func TestNoWait(t *testing.T) {
+	testmod.Download(t, "testdata")
+	dir, err := filepath.Abs("testdata")
+	if err != nil {
+		t.Fatal(err)
+	}
+	analysistest.Run(t, dir, retrystatus.Analyzer, "./nowait")
+}
+
 // TestHandBreaker runs hand-rolled breakers (a count of failures in a
 // row with a gate that turns later calls away, a window of failure times
 // checked before the call) that count a caller's cancellation, beside one

@@ -20,6 +20,7 @@ require (
 	github.com/sethvargo/go-retry v0.5.0
 	github.com/sony/gobreaker v1.0.0
 	github.com/sony/gobreaker/v2 v2.4.0
+	golang.org/x/time v0.15.0
 	google.golang.org/grpc v1.67.1
 	k8s.io/apimachinery v0.37.2
 	k8s.io/client-go v0.37.2

@@ -1,0 +1,137 @@
+package retrystatus
+
+import (
+	"fmt"
+	"go/ast"
+	"go/types"
+	"slices"
+	"strconv"
+	"strings"
+
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/types/typeutil"
+
+	"github.com/retryvet/retryvet/internal/retrymodel"
+)
+
+// This file reports a retry of overload answers that does not wait
+// (category no-wait): a loop whose classifier retries 429 or a 5xx and
+// that goes round again with no wait anywhere on the way, itself or in
+// what it calls:
+//
+//	for i := 0; i < 3; i++ {
+//		err = fn()
+//		if v, ok := err.(HTTPError); ok && v.StatusCode() >= 500 {
+//			continue // the next attempt leaves at once
+//		}
+//		break
+//	}
+//
+// A 503 or 429 says the dependency is overloaded or limiting this client;
+// the attempts that answer it arrive within milliseconds, from every
+// client that got the same answer. Quiet when anything in the loop may
+// wait (a sleep, a timer, a channel receive or select, a Wait method, a
+// helper of the package that does one of those), for conflict retries and
+// for a single attempt.
+
+// noWait reports the layer when it retries an overload answer with no
+// wait between attempts.
+func (ck *checker) noWait(l *retrymodel.Layer, ds []*decision) {
+	if l.Kind != retrymodel.Loop || l.Body == nil || len(l.Waits) > 0 || l.Policy.ConflictOnly.IsValid() || ck.inTest(l.Pos) || ck.isExample(l) {
+		return
+	}
+	if n, ok := l.Attempts(); ok && n < 2 {
+		return
+	}
+	var codes []int
+	for _, d := range ds {
+		for c := range d.retried {
+			if (c == 429 || c >= 500 && c <= 599) && !slices.Contains(codes, c) {
+				codes = append(codes, c)
+			}
+		}
+	}
+	if len(codes) == 0 || ck.mayWait(l.Body, 0) {
+		return
+	}
+	what := codeList(codes)
+	attempts := "its attempts go out"
+	if n, ok := l.Attempts(); ok {
+		attempts = fmt.Sprintf("its %d attempts go out", n)
+	}
+	ck.pass.Report(analysis.Diagnostic{
+		Pos:      l.Pos,
+		Category: "no-wait",
+		Message: fmt.Sprintf("%s retries %s with no wait between attempts: %s back to back, so a dependency that answered that it is overloaded or limiting gets them again within milliseconds, from every client that got the same answer; wait between attempts (a backoff with jitter, or the Retry-After the server sends)",
+			l.Name, what, attempts),
+	})
+}
+
+// mayWait reports whether code under n may block for a while: a sleep or
+// timer, a channel receive or select, a method named Wait (a rate
+// limiter, a condition), a function whose summary waits, or a function
+// of the package that does one of those (three levels).
+func (ck *checker) mayWait(n ast.Node, depth int) bool {
+	found := false
+	ast.Inspect(n, func(x ast.Node) bool {
+		if found {
+			return false
+		}
+		switch e := x.(type) {
+		case *ast.SelectStmt:
+			found = true
+		case *ast.UnaryExpr:
+			if e.Op.String() == "<-" {
+				found = true
+			}
+		case *ast.CallExpr:
+			fn, _ := typeutil.Callee(ck.pass.TypesInfo, e).(*types.Func)
+			if fn == nil {
+				return true
+			}
+			if fn.Pkg() != nil && fn.Pkg().Path() == "time" {
+				switch fn.Name() {
+				case "Sleep", "After", "NewTimer", "Tick", "NewTicker", "AfterFunc":
+					found = true
+				}
+			}
+			if strings.HasPrefix(fn.Name(), "Wait") {
+				found = true
+			}
+			if ff := ck.res.Func(fn); ff != nil && (ff.Waiter || len(ff.WaitTable) > 0) {
+				found = true
+			}
+			if d := ck.res.Decl(fn); d != nil && d.Body != nil && depth < 3 && ck.mayWait(d.Body, depth+1) {
+				found = true
+			}
+		}
+		return !found
+	})
+	return found
+}
+
+// codeList names the codes: each when there are few, "every 5xx" for a
+// range (>= 500), with 429 beside it.
+func codeList(codes []int) string {
+	slices.Sort(codes)
+	var names []string
+	fives := 0
+	for _, c := range codes {
+		if c >= 500 {
+			fives++
+		}
+	}
+	if fives > 4 {
+		if codes[0] == 429 {
+			names = append(names, "429")
+		}
+		return strings.Join(append(names, "every 5xx"), " and ")
+	}
+	for _, c := range codes {
+		names = append(names, strconv.Itoa(c))
+	}
+	if len(names) == 1 {
+		return names[0]
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
+}
