@@ -12,6 +12,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"golang.org/x/mod/modfile"
 )
 
 // A finding is one diagnostic, its position relative to the repository root.
@@ -40,8 +42,9 @@ func runVet(ctx context.Context, bin, repoDir, modDir string, pkgs []string) ([]
 	cmd := exec.CommandContext(ctx, "go", args...)
 	cmd.Dir = modDir
 	// A repository's own go.work is part of how it builds (river's pin needs
-	// it); anything above the checkout is not, so it is switched off there.
-	if _, err := os.Stat(filepath.Join(repoDir, "go.work")); err != nil {
+	// it) when it uses the module analysed; anything above the checkout,
+	// or a go.work for other modules of the repository, is switched off.
+	if !workUses(repoDir, modDir) {
 		cmd.Env = append(os.Environ(), "GOWORK=off")
 	}
 	var stdout, stderr bytes.Buffer
@@ -235,4 +238,24 @@ func loadResult(dir, key string) (*result, error) {
 		return nil, fmt.Errorf("%s: %v", filepath.Join(dir, key+".json"), err)
 	}
 	return &r, nil
+}
+
+// workUses reports whether repoDir has a go.work whose use directives
+// name modDir.
+func workUses(repoDir, modDir string) bool {
+	path := filepath.Join(repoDir, "go.work")
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return false
+	}
+	wf, err := modfile.ParseWork(path, data, nil)
+	if err != nil {
+		return true // let the go command say what is wrong with it
+	}
+	for _, u := range wf.Use {
+		if filepath.Clean(filepath.Join(repoDir, u.Path)) == filepath.Clean(modDir) {
+			return true
+		}
+	}
+	return false
 }
