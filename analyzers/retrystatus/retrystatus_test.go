@@ -121,6 +121,19 @@ func TestBreaker(t *testing.T) {
 	analysistest.RunWithSuggestedFixes(t, dir, retrystatus.Analyzer, "./breaker")
 }
 
+// TestErrorType runs retries that classify the project's own error type
+// taken with errors.As, through a method of the type and through a map of
+// codes in a branch that goes round, beside the same shapes over every
+// transient server error and a conflict retry.
+func TestErrorType(t *testing.T) {
+	testmod.Download(t, "testdata")
+	dir, err := filepath.Abs("testdata")
+	if err != nil {
+		t.Fatal(err)
+	}
+	analysistest.Run(t, dir, retrystatus.Analyzer, "./errtype")
+}
+
 // TestNoWait runs retries of overload answers (any 5xx, 429, 503) that
 // go round again at once, beside retries that wait through a helper or a
 // rate limiter and retries of a conflict or a stale connection.

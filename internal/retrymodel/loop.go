@@ -975,6 +975,11 @@ func (p *pkgCtx) walkPaths(stmts []ast.Stmt, at path, loop ast.Node, s *loopShap
 				} else {
 					at = successPath
 				}
+			} else if thenTerm && st.Else == nil && c == failurePath && at == unknownPath && p.continuesOrWaits(st.Body, loop) {
+				// Past `if errors.As(err, &e) && retryable[e.Code] { wait;
+				// continue }` remain success and the failures not retried:
+				// what leaves there is the loop's way out.
+				at = restPath
 			}
 		case *ast.ReturnStmt:
 			if at == successPath || at == restPath {

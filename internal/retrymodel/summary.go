@@ -358,6 +358,11 @@ func (p *pkgCtx) leavesPred(cond ast.Expr, s *loopShape) bool {
 		return false
 	}
 	fn := typeutil.StaticCallee(p.info, call)
+	if fn != nil && fn.Pkg() != nil && fn.Pkg().Path() == "errors" && (fn.Name() == "Is" || fn.Name() == "As") && len(call.Args) == 2 {
+		// errors.As(err, &e) is false for a nil error: !errors.As(...)
+		// holds on success, as a predicate answering no for it does.
+		return want == No && p.mentionsErr(call.Args[0], s)
+	}
 	if fn == nil || fn.Pkg() != p.pass.Pkg {
 		return false
 	}
