@@ -274,6 +274,22 @@ func (c *checker) isStatus(e ast.Expr, depth int) bool {
 		if tv, ok := c.pass.TypesInfo.Types[e.Fun]; ok && tv.IsType() && len(e.Args) == 1 {
 			return c.isStatus(e.Args[0], depth+1)
 		}
+		// statusOf(resp), c.code(resp): a wrapper that returns a
+		// response's status, by the model's answer of where its result
+		// comes from (a function of this package, or its StatusFact).
+		return c.res.StatusOf(e) == retrymodel.HTTPStatus && handsResponse(c.pass.TypesInfo, e)
+	}
+	return false
+}
+
+// handsResponse reports a call handed a value that carries the response,
+// so that the response whose status it returns, and its Retry-After, are
+// in reach of the caller.
+func handsResponse(info *types.Info, call *ast.CallExpr) bool {
+	for _, a := range call.Args {
+		if carriesResponse(info.TypeOf(a)) {
+			return true
+		}
 	}
 	return false
 }

@@ -815,6 +815,41 @@ func (p *pkgCtx) statusTest(e ast.Expr, s *loopShape) bool {
 	})
 }
 
+// asStatusTest reports a condition that takes the operation's error
+// apart with errors.As and tests a status of what it took:
+// errors.As(err, &e) && retryable[e.Code].
+func (p *pkgCtx) asStatusTest(cond ast.Expr, s *loopShape) bool {
+	targets := map[*types.Var]bool{}
+	ast.Inspect(cond, func(n ast.Node) bool {
+		call, ok := n.(*ast.CallExpr)
+		if !ok || len(call.Args) != 2 || !p.mentionsErr(call.Args[0], s) {
+			return true
+		}
+		if fn := typeutil.StaticCallee(p.info, call); fn == nil || fn.Pkg() == nil || fn.Pkg().Path() != "errors" || fn.Name() != "As" {
+			return true
+		}
+		if u, ok := astutil.Unparen(call.Args[1]).(*ast.UnaryExpr); ok && u.Op == token.AND {
+			if id, ok := astutil.Unparen(u.X).(*ast.Ident); ok {
+				if v := p.identVar(id); v != nil {
+					targets[v] = true
+				}
+			}
+		}
+		return true
+	})
+	if len(targets) == 0 {
+		return false
+	}
+	return contains(cond, func(n ast.Node) bool {
+		sel, ok := n.(*ast.SelectorExpr)
+		if !ok || p.res.StatusOf(sel) == NoStatus {
+			return false
+		}
+		id, ok := astutil.Unparen(sel.X).(*ast.Ident)
+		return ok && targets[p.identVar(id)]
+	})
+}
+
 func (p *pkgCtx) errOperand(c *ast.BinaryExpr, s *loopShape) (*types.Var, bool) {
 	for _, pair := range [][2]ast.Expr{{c.X, c.Y}, {c.Y, c.X}} {
 		if !isNil(p.info, pair[1]) {
@@ -975,10 +1010,12 @@ func (p *pkgCtx) walkPaths(stmts []ast.Stmt, at path, loop ast.Node, s *loopShap
 				} else {
 					at = successPath
 				}
-			} else if thenTerm && st.Else == nil && c == failurePath && at == unknownPath && p.continuesOrWaits(st.Body, loop) {
+			} else if thenTerm && st.Else == nil && c == failurePath && at == unknownPath && p.continuesOrWaits(st.Body, loop) && (p.statusTest(st.Cond, s) || p.asStatusTest(st.Cond, s)) {
 				// Past `if errors.As(err, &e) && retryable[e.Code] { wait;
 				// continue }` remain success and the failures not retried:
-				// what leaves there is the loop's way out.
+				// what leaves there is the loop's way out. Only for a
+				// status test: past `if errors.Is(err, errNotYet) {
+				// continue }` a poll's answers remain.
 				at = restPath
 			}
 		case *ast.ReturnStmt:
