@@ -892,12 +892,13 @@ func anyStatus(cs []int) bool {
 func (w *walker) call(e *ast.CallExpr, st *pathState) val {
 	ck := w.ck
 	fn, _ := typeutil.Callee(ck.info, e).(*types.Func)
-	if fn != nil && fn.Pkg() != nil && fn.Pkg().Path() == "slices" && fn.Name() == "Contains" && len(e.Args) == 2 {
-		if !ck.isInt(e.Args[1]) {
+	if set, key, ok := ck.res.Membership(e); ok {
+		// slices.Contains(set, code), or the package's own contains helper
+		if !ck.isInt(key) {
 			return vN
 		}
-		codes, via, ok := ck.res.CodeSetVia(e.Args[0])
-		return w.member(codes, ok, e.Args[1], e.Pos(), via)
+		codes, via, ok := ck.res.CodeSetVia(set)
+		return w.member(codes, ok, key, e.Pos(), via)
 	}
 	// set.Contains(code), sets.Has(code): a method on a code set.
 	if sel, ok := ast.Unparen(e.Fun).(*ast.SelectorExpr); ok && len(e.Args) == 1 && ck.isInt(e.Args[0]) {

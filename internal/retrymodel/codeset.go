@@ -3,14 +3,17 @@ package retrymodel
 import (
 	"go/ast"
 	"go/constant"
+	"go/token"
 	"go/types"
 	"regexp"
 
+	"golang.org/x/tools/go/ast/astutil"
 	"golang.org/x/tools/go/types/typeutil"
 )
 
 // Membership recognises a test of key's membership in a code set:
-// set[key] on a map whose values are bool, or slices.Contains(set, key).
+// set[key] on a map whose values are bool, slices.Contains(set, key), or
+// a call of the package's own contains helper (MembershipTest).
 // What the set holds is CodeSet's to say.
 func (r *Result) Membership(e ast.Expr) (set, key ast.Expr, ok bool) {
 	info := r.pass.TypesInfo
@@ -26,10 +29,17 @@ func (r *Result) Membership(e ast.Expr) (set, key ast.Expr, ok bool) {
 		return e.X, e.Index, true
 	case *ast.CallExpr:
 		fn, _ := typeutil.Callee(info, e).(*types.Func)
-		if fn == nil || fn.Pkg() == nil || len(e.Args) != 2 || fn.Name() != "Contains" {
+		if fn == nil || fn.Pkg() == nil || len(e.Args) != 2 {
 			return nil, nil, false
 		}
-		if p := fn.Pkg().Path(); p != "slices" && p != "golang.org/x/exp/slices" {
+		if fn.Pkg() == r.pass.Pkg {
+			// in(retryable, code): the package's own contains helper.
+			if s, k, ok := r.MembershipTest(fn); ok {
+				return e.Args[s], e.Args[k], true
+			}
+			return nil, nil, false
+		}
+		if p := fn.Pkg().Path(); fn.Name() != "Contains" || p != "slices" && p != "golang.org/x/exp/slices" {
 			return nil, nil, false
 		}
 		return e.Args[0], e.Args[1], true
@@ -257,4 +267,83 @@ func intConstOf(info *types.Info, e ast.Expr) (int, bool) {
 	}
 	n, ok := constant.Int64Val(tv.Value)
 	return int(n), ok
+}
+
+// MembershipTest reports a function of the package that answers whether
+// one parameter is an element of another, whatever its name:
+//
+//	func in(set []int, code int) bool {
+//		for _, c := range set {
+//			if c == code {
+//				return true
+//			}
+//		}
+//		return false
+//	}
+//
+// with the indices of the set and the key parameters.
+func (r *Result) MembershipTest(fn *types.Func) (set, key int, ok bool) {
+	d := r.Decl(fn)
+	if d == nil || d.Body == nil || len(d.Body.List) != 2 {
+		return 0, 0, false
+	}
+	sig := fn.Type().(*types.Signature)
+	if sig.Params().Len() != 2 || sig.Results().Len() != 1 || !isBool(sig.Results().At(0).Type()) {
+		return 0, 0, false
+	}
+	info := r.pass.TypesInfo
+	param := func(e ast.Expr) int {
+		if v := varOf(info, e); v != nil {
+			for i := 0; i < 2; i++ {
+				if sig.Params().At(i) == v {
+					return i
+				}
+			}
+		}
+		return -1
+	}
+	rng, ok := d.Body.List[0].(*ast.RangeStmt)
+	if !ok || len(rng.Body.List) != 1 {
+		return 0, 0, false
+	}
+	last, ok := d.Body.List[1].(*ast.ReturnStmt)
+	if !ok || len(last.Results) != 1 || !isConstBool(info, last.Results[0], false) {
+		return 0, 0, false
+	}
+	set = param(rng.X)
+	ifs, ok := rng.Body.List[0].(*ast.IfStmt)
+	if set < 0 || !ok || ifs.Init != nil || ifs.Else != nil || len(ifs.Body.List) != 1 {
+		return 0, 0, false
+	}
+	ret, ok := ifs.Body.List[0].(*ast.ReturnStmt)
+	if !ok || len(ret.Results) != 1 || !isConstBool(info, ret.Results[0], true) {
+		return 0, 0, false
+	}
+	cmp, ok := astutil.Unparen(ifs.Cond).(*ast.BinaryExpr)
+	if !ok || cmp.Op != token.EQL {
+		return 0, 0, false
+	}
+	// The element: the range's value, or set[i] with i its key.
+	elem := func(e ast.Expr) bool {
+		if id, ok := astutil.Unparen(e).(*ast.Ident); ok && rng.Value != nil {
+			if vid, ok := rng.Value.(*ast.Ident); ok && info.Uses[id] != nil && info.Uses[id] == info.Defs[vid] {
+				return true
+			}
+		}
+		if ix, ok := astutil.Unparen(e).(*ast.IndexExpr); ok && param(ix.X) == set && rng.Key != nil {
+			if kid, ok := rng.Key.(*ast.Ident); ok {
+				if id, ok := astutil.Unparen(ix.Index).(*ast.Ident); ok && info.Uses[id] != nil && info.Uses[id] == info.Defs[kid] {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	switch {
+	case elem(cmp.X) && param(cmp.Y) == 1-set:
+		return set, 1 - set, true
+	case elem(cmp.Y) && param(cmp.X) == 1-set:
+		return set, 1 - set, true
+	}
+	return 0, 0, false
 }

@@ -130,3 +130,59 @@ func OnConflict(ctx context.Context, hc *http.Client, url string) error {
 	}
 	return err
 }
+
+var transientCodes = []int{http.StatusInternalServerError, http.StatusServiceUnavailable}
+
+// in is the package's own contains helper.
+func in(set []int, code int) bool {
+	for _, c := range set {
+		if c == code {
+			return true
+		}
+	}
+	return false
+}
+
+// ByHelper tests the code through it.
+func ByHelper(ctx context.Context, hc *http.Client, url string) error {
+	var err error
+	for i := 0; i < 5; i++ {
+		err = send(ctx, hc, url)
+		var se *StatusError
+		if errors.As(err, &se) && in(transientCodes, se.Code) { // want `retry decision lists 5xx codes 500, 503: 502 and 504 are not retried; use se.Code >= 500`
+			if werr := pause(ctx, i); werr != nil {
+				return werr
+			}
+			continue
+		}
+		return err
+	}
+	return err
+}
+
+// above answers whether any element exceeds v: no membership test.
+func above(set []int, v int) bool {
+	for _, c := range set {
+		if c > v {
+			return true
+		}
+	}
+	return false
+}
+
+// ByAbove is quiet: what the helper answers is not a list of codes.
+func ByAbove(ctx context.Context, hc *http.Client, url string) error {
+	var err error
+	for i := 0; i < 5; i++ {
+		err = send(ctx, hc, url)
+		var se *StatusError
+		if errors.As(err, &se) && above(transientCodes, se.Code) {
+			if werr := pause(ctx, i); werr != nil {
+				return werr
+			}
+			continue
+		}
+		return err
+	}
+	return err
+}
