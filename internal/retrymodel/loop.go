@@ -89,7 +89,7 @@ func (p *pkgCtx) loopLayer(n ast.Node, fnNode ast.Node, stack []ast.Node) *Layer
 	if len(waits) > 0 && !shape.failWait {
 		return nil
 	}
-	if p.varies(body, shape) {
+	if p.varies(body, shape) || len(waits) == 0 && p.drawsCandidates(shape) {
 		return nil
 	}
 	if _, isFor := n.(*ast.ForStmt); isFor && p.retryNot(body, shape, waits, fnNode) != "" {
@@ -1274,6 +1274,33 @@ func (p *pkgCtx) labelOf(loop ast.Node) *ast.Ident {
 		return id
 	}
 	return nil
+}
+
+// drawsCandidates reports a search, not a retry: every retried operation
+// is handed a value drawn at random in each turn (a port to listen on, an
+// identifier to insert), so a failure is answered by trying another
+// candidate, not by sending the same request again. A random source that
+// reaches the wait is jitter; one that reaches the operation's arguments
+// makes each attempt a different request. The caller asks only for loops
+// that never wait: a loop that backs off between random replicas is a
+// retry that spreads its attempts.
+func (p *pkgCtx) drawsCandidates(s *loopShape) bool {
+	if len(s.ops) == 0 {
+		return false
+	}
+	for _, op := range s.ops {
+		drawn := false
+		for _, a := range op.Args {
+			if p.randomReach(a) == Yes {
+				drawn = true
+				break
+			}
+		}
+		if !drawn {
+			return false
+		}
+	}
+	return true
 }
 
 // varies reports pagination: an argument of the operation depends on a

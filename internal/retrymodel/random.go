@@ -214,6 +214,14 @@ func (w *randomWalk) assigned(v *types.Var, scope ast.Node, depth int) Tri {
 		switch n := n.(type) {
 		case *ast.AssignStmt:
 			for i, lhs := range n.Lhs {
+				if sel, ok := astutil.Unparen(lhs).(*ast.SelectorExpr); ok && len(n.Rhs) == len(n.Lhs) {
+					// addr.Port = 1024 + rand.Intn(n): a field of the value
+					// is part of the value.
+					if id, ok := astutil.Unparen(sel.X).(*ast.Ident); ok && p.identVar(id) == v {
+						see(w.expr(n.Rhs[i], depth+1))
+					}
+					continue
+				}
 				id, ok := astutil.Unparen(lhs).(*ast.Ident)
 				if !ok || p.identVar(id) != v {
 					continue
