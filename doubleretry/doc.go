@@ -96,7 +96,11 @@
 // carried out twice. Quiet: the header set on the request, a request
 // handed to another function before the send (a signer, a header helper)
 // or whose Header is replaced, reads and PUTs, and APIs with no sign of a
-// key. The OpenAI, Anthropic and Stripe SDKs send keys of their own.
+// key. The OpenAI, Anthropic and Stripe SDKs send keys of their own. When
+// the request is built before the loop, the suggested fix sets one key for
+// every attempt right before it: req.Header.Set(name, rand.Text()), with
+// crypto/rand (Go 1.24 or later; not offered where another rand is
+// imported).
 //
 // Where it is one edit, a suggested fix turns the SDK's retries off at the
 // client's construction (option.WithMaxRetries(0)), leaving the policy to the

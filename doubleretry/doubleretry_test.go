@@ -84,12 +84,13 @@ func TestRepeatedWrites(t *testing.T) {
 // key to an API that takes one (a known host; an API the package sends a
 // key to elsewhere), beside requests that carry the key, go through a
 // helper, are reads, are not retried, or go to an API with no sign of
-// taking one (idemkey.go).
+// taking one (idemkey.go); the fix sets one key before the loop when the
+// request is built there (idemkey.go.golden).
 func TestIdempotencyKey(t *testing.T) {
 	testmod.Download(t, "testdata")
 	dir, err := filepath.Abs("testdata")
 	if err != nil {
 		t.Fatal(err)
 	}
-	analysistest.Run(testmod.Shared{T: t, Skip: func(kind, _ string) bool { return kind == "fact" }}, dir, doubleretry.Analyzer, "./idemkey", "./idemkey2")
+	analysistest.RunWithSuggestedFixes(testmod.Shared{T: t, Skip: func(kind, _ string) bool { return kind == "fact" }}, dir, doubleretry.Analyzer, "./idemkey", "./idemkey2")
 }

@@ -139,12 +139,12 @@ func (c *checker) idemKeys(l *retrymodel.Layer, ix *idemIndex, fnBody func(token
 		if nr == nil || method != "POST" && method != "PATCH" || !c.res.FailureGoesRound(l, op) {
 			continue
 		}
-		var takes string
+		var takes, name string
 		switch host, header := knownHost(info, body, url); {
 		case host != "":
-			takes = fmt.Sprintf("%s takes %s", host, header)
+			takes, name = fmt.Sprintf("%s takes %s", host, header), header
 		case ix.other != token.NoPos:
-			takes = fmt.Sprintf("the API takes one: this package sends %s at %s", ix.name, retrymodel.Shorten(c.pass.Fset, ix.other))
+			takes, name = fmt.Sprintf("the API takes one: this package sends %s at %s", ix.name, retrymodel.Shorten(c.pass.Fset, ix.other)), ix.name
 		default:
 			continue
 		}
@@ -152,10 +152,15 @@ func (c *checker) idemKeys(l *retrymodel.Layer, ix *idemIndex, fnBody func(token
 		if n, ok := l.Attempts(); ok {
 			times = fmt.Sprintf("up to %d times per call", n)
 		}
+		var fixes []analysis.SuggestedFix
+		if fix, ok := c.idemKeyFix(l, body, req, nr, name); ok {
+			fixes = append(fixes, fix)
+		}
 		c.pass.Report(analysis.Diagnostic{
-			Pos:      op.Pos(),
-			End:      op.End(),
-			Category: "no-idempotency-key",
+			SuggestedFixes: fixes,
+			Pos:            op.Pos(),
+			End:            op.End(),
+			Category:       "no-idempotency-key",
 			Message: fmt.Sprintf("the %s request built at %s is sent %s by the %s at %s with no idempotency key, and %s: a request the server carried out before its response was lost (a reset, a timeout, a proxy's 502) is carried out again; make one key per call before the retry and set it on every attempt",
 				method, retrymodel.Shorten(c.pass.Fset, nr.Pos()), times, l.Name, retrymodel.Shorten(c.pass.Fset, l.Pos), takes),
 			Related: []analysis.RelatedInformation{{Pos: l.Pos, Message: "the retry"}},
@@ -257,4 +262,91 @@ func knownHost(info *types.Info, body *ast.BlockStmt, url ast.Expr) (string, str
 		}
 	}
 	return "", ""
+}
+
+// idemKeyFix sets one key per call on a request built before the loop:
+// req.Header.Set(name, rand.Text()) right before the loop statement, with
+// crypto/rand imported (Go 1.24's rand.Text: 26 random base32 letters).
+// Offered only where the edit is mechanical: a request built before a
+// loop of the function, a module at go1.24 or later, and a file that
+// imports crypto/rand as rand or nothing else named rand in a
+// parenthesised import list.
+func (c *checker) idemKeyFix(l *retrymodel.Layer, body *ast.BlockStmt, req *types.Var, nr *ast.CallExpr, name string) (analysis.SuggestedFix, bool) {
+	if l.Kind != retrymodel.Loop || nr.Pos() >= l.Pos || !atLeastGo124(c.pass.Pkg.GoVersion()) {
+		return analysis.SuggestedFix{}, false
+	}
+	var loopStmt ast.Stmt
+	ast.Inspect(body, func(n ast.Node) bool {
+		b, ok := n.(*ast.BlockStmt)
+		if !ok || loopStmt != nil {
+			return loopStmt == nil
+		}
+		for _, st := range b.List {
+			if st == l.Node {
+				loopStmt = st
+			} else if ls, ok := st.(*ast.LabeledStmt); ok && ls.Stmt == l.Node {
+				loopStmt = ls
+			}
+		}
+		return loopStmt == nil
+	})
+	if loopStmt == nil || loopStmt.Pos() < nr.End() {
+		return analysis.SuggestedFix{}, false
+	}
+	var file *ast.File
+	for _, f := range c.pass.Files {
+		if f.Pos() <= loopStmt.Pos() && loopStmt.Pos() < f.End() {
+			file = f
+		}
+	}
+	if file == nil {
+		return analysis.SuggestedFix{}, false
+	}
+	var edits []analysis.TextEdit
+	imported := false
+	var block *ast.GenDecl
+	for _, imp := range file.Imports {
+		path := strings.Trim(imp.Path.Value, "`\"")
+		elems := strings.Split(path, "/")
+		local := elems[len(elems)-1]
+		if len(elems) > 1 && len(local) > 1 && local[0] == 'v' && strings.Trim(local[1:], "0123456789") == "" {
+			local = elems[len(elems)-2] // math/rand/v2 is rand
+		}
+		if imp.Name != nil {
+			local = imp.Name.Name
+		}
+		switch {
+		case path == "crypto/rand" && local == "rand":
+			imported = true
+		case local == "rand":
+			return analysis.SuggestedFix{}, false // another rand in the file
+		}
+	}
+	for _, d := range file.Decls {
+		if g, ok := d.(*ast.GenDecl); ok && g.Tok == token.IMPORT && g.Lparen.IsValid() && block == nil {
+			block = g
+		}
+	}
+	if !imported {
+		if block == nil {
+			return analysis.SuggestedFix{}, false
+		}
+		edits = append(edits, analysis.TextEdit{Pos: block.Lparen + 1, End: block.Lparen + 1, NewText: []byte("\n\t\"crypto/rand\"")})
+	}
+	indent := strings.Repeat("\t", c.pass.Fset.Position(loopStmt.Pos()).Column-1)
+	text := fmt.Sprintf("%s.Header.Set(%q, rand.Text()) // one key for every attempt of this call\n%s", req.Name(), name, indent)
+	edits = append(edits, analysis.TextEdit{Pos: loopStmt.Pos(), End: loopStmt.Pos(), NewText: []byte(text)})
+	return analysis.SuggestedFix{Message: "set one " + name + " for every attempt of the call", TextEdits: edits}, true
+}
+
+// atLeastGo124 reports a language version that has crypto/rand.Text.
+func atLeastGo124(v string) bool {
+	if v == "" {
+		return false
+	}
+	var major, minor int
+	if _, err := fmt.Sscanf(v, "go%d.%d", &major, &minor); err != nil {
+		return false
+	}
+	return major > 1 || major == 1 && minor >= 24
 }
