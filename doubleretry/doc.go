@@ -102,6 +102,16 @@
 // crypto/rand (Go 1.24 or later; not offered where another rand is
 // imported).
 //
+// A request with a body (http.NewRequest(WithContext) given a reader) that
+// is built before the retry and sent again through (*http.Client).Do is
+// reported at the send (category consumed-body): the first attempt reads
+// the body to its end, and net/http gives it back only inside one round
+// trip, never for the caller's next Do, so every retry sends an empty
+// body. Quiet when the request is built in each attempt, the loop sets
+// req.Body (from GetBody, a new reader) or seeks the body back, the
+// request or its body is handed to another function in the loop, or it
+// has no body.
+//
 // Where it is one edit, a suggested fix turns the SDK's retries off at the
 // client's construction (option.WithMaxRetries(0)), leaving the policy to the
 // outer layer, which knows the deadline.

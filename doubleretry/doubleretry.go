@@ -82,6 +82,7 @@ func run(pass *analysis.Pass) (any, error) {
 				keys = c.idemScan()
 			}
 			c.idemKeys(l, keys, c.declBody) // a POST sent again with no idempotency key (idemkey.go)
+			c.consumedBodies(l, c.declBody) // a body the first attempt read, sent again (body.go)
 		}
 	}
 	return nil, nil

@@ -94,3 +94,16 @@ func TestIdempotencyKey(t *testing.T) {
 	}
 	analysistest.RunWithSuggestedFixes(testmod.Shared{T: t, Skip: func(kind, _ string) bool { return kind == "fact" }}, dir, doubleretry.Analyzer, "./idemkey", "./idemkey2")
 }
+
+// TestConsumedBody runs retries that send again a request whose body the
+// first attempt read (a loop, a go-retry closure), beside requests built
+// in each attempt, bodies given back by GetBody or a seek, and a GET
+// (body.go).
+func TestConsumedBody(t *testing.T) {
+	testmod.Download(t, "testdata")
+	dir, err := filepath.Abs("testdata")
+	if err != nil {
+		t.Fatal(err)
+	}
+	analysistest.Run(testmod.Shared{T: t, Skip: func(kind, _ string) bool { return kind == "fact" }}, dir, doubleretry.Analyzer, "./body")
+}

@@ -35,7 +35,7 @@ func Refund(ctx context.Context, hc *http.Client, charge string) error {
 		return err
 	}
 	for i := 0; i < 4; i++ {
-		resp, err := hc.Do(req) // want `the POST request built at idemkey/idemkey.go:33 is sent up to 4 times per call by the retry loop at idemkey/idemkey.go:37 with no idempotency key, and api.stripe.com takes Idempotency-Key: a request the server carried out before its response was lost .* make one key per call before the retry and set it on every attempt`
+		resp, err := hc.Do(req) // want `the POST request built at idemkey/idemkey.go:33 is sent up to 4 times per call by the retry loop at idemkey/idemkey.go:37 with no idempotency key, and api.stripe.com takes Idempotency-Key: a request the server carried out before its response was lost .* make one key per call before the retry and set it on every attempt` `the POST request built at idemkey/idemkey.go:33 is sent again by the retry loop at idemkey/idemkey.go:37 with the body the first attempt read to its end`
 		if err == nil && resp.StatusCode < 500 {
 			resp.Body.Close()
 			return nil
