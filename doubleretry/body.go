@@ -47,7 +47,7 @@ func (c *checker) consumedBodies(l *retrymodel.Layer, fnBody func(token.Pos) *as
 			continue // built in each attempt
 		}
 		nr, method, bodyArg := builtWithBody(info, body, req)
-		if nr == nil || nr.Pos() >= l.Body.Pos() || c.resetsBody(l.Body, req, bodyArg, op) {
+		if nr == nil || nr.Pos() >= l.Body.Pos() || c.nilBody(bodyArg) || c.resetsBody(l.Body, req, bodyArg, op) {
 			continue
 		}
 		times := "every retry"
@@ -115,6 +115,56 @@ func builtWithBody(info *types.Info, body *ast.BlockStmt, req *types.Var) (*ast.
 		method = method[1 : len(method)-1]
 	}
 	return nr, method, b
+}
+
+// nilBody reports a body argument that is a variable only ever nil: one
+// declared and never given a value (var buf io.ReadWriter), or given nil.
+func (c *checker) nilBody(b ast.Expr) bool {
+	v := varOf(c.pass.TypesInfo, b)
+	if v == nil {
+		return false
+	}
+	switch v.Type().Underlying().(type) {
+	case *types.Interface, *types.Pointer:
+	default:
+		return false
+	}
+	vals, ok := c.res.Writes(v)
+	if !ok {
+		return false
+	}
+	for _, x := range vals {
+		if x == nil && c.declaredBare(v) {
+			continue // var buf io.ReadWriter: its zero value, nil
+		}
+		if x == nil || !isNilExpr(c.pass.TypesInfo, x) {
+			return false
+		}
+	}
+	return true
+}
+
+// declaredBare reports a variable declared by a var spec with no values.
+func (c *checker) declaredBare(v *types.Var) bool {
+	bare := false
+	for _, f := range c.pass.Files {
+		if v.Pos() < f.Pos() || v.Pos() >= f.End() {
+			continue
+		}
+		ast.Inspect(f, func(n ast.Node) bool {
+			vs, ok := n.(*ast.ValueSpec)
+			if !ok {
+				return !bare
+			}
+			for _, id := range vs.Names {
+				if c.pass.TypesInfo.Defs[id] == v && len(vs.Values) == 0 {
+					bare = true
+				}
+			}
+			return false
+		})
+	}
+	return bare
 }
 
 func isNilExpr(info *types.Info, e ast.Expr) bool {

@@ -1,7 +1,7 @@
 // Package body holds retries that send again a request whose body the
 // first attempt read to its end, beside retries that build the request in
 // each attempt, give the body back (GetBody, a seek), hand the request to
-// a helper, or send no body.
+// a helper, or send no body (nil, or a body variable never given one).
 package body
 
 import (
@@ -143,6 +143,29 @@ func Seeked(ctx context.Context, hc *http.Client, url string, payload []byte) er
 // Get sends no body: repeating it repeats it. Quiet.
 func Get(ctx context.Context, hc *http.Client, url string) error {
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
+	if err != nil {
+		return err
+	}
+	for i := 0; i < 3; i++ {
+		resp, err := hc.Do(req)
+		if err == nil && resp.StatusCode < 500 {
+			return resp.Body.Close()
+		}
+		if resp != nil {
+			resp.Body.Close()
+		}
+		if werr := pause(ctx, i); werr != nil {
+			return werr
+		}
+	}
+	return errGaveUp
+}
+
+// Token posts with a body variable declared and never given a value: a
+// nil io.ReadWriter, no body at all. Quiet.
+func Token(ctx context.Context, hc *http.Client, url string) error {
+	var buf io.ReadWriter
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, buf)
 	if err != nil {
 		return err
 	}
