@@ -81,8 +81,8 @@ func run(pass *analysis.Pass) (any, error) {
 			if keys == nil {
 				keys = c.idemScan()
 			}
-			c.idemKeys(l, keys, c.declBody) // a POST sent again with no idempotency key (idemkey.go)
-			c.consumedBodies(l, c.declBody) // a body the first attempt read, sent again (body.go)
+			c.idemKeys(l, keys) // a POST sent again with no idempotency key (idemkey.go)
+			c.consumedBodies(l) // a body the first attempt read, sent again (body.go)
 		}
 	}
 	return nil, nil
@@ -93,21 +93,6 @@ func run(pass *analysis.Pass) (any, error) {
 // nothing to a production dependency, so what they multiply is the test's
 // concern, as their time behaviour is (retrytimeout leaves them too).
 func (c *checker) inTest(pos token.Pos) bool { return retrymodel.InTestFile(c.pass.Fset, pos) }
-
-// declBody returns the body of the function declaration holding pos.
-func (c *checker) declBody(pos token.Pos) *ast.BlockStmt {
-	for _, f := range c.pass.Files {
-		if pos < f.Pos() || pos >= f.End() {
-			continue
-		}
-		for _, d := range f.Decls {
-			if fd, ok := d.(*ast.FuncDecl); ok && fd.Body != nil && fd.Pos() <= pos && pos < fd.End() {
-				return fd.Body
-			}
-		}
-	}
-	return nil
-}
 
 type checker struct {
 	pass   *analysis.Pass

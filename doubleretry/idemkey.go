@@ -6,6 +6,7 @@ import (
 	"go/constant"
 	"go/token"
 	"go/types"
+	"slices"
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
@@ -120,27 +121,24 @@ func varOf(info *types.Info, e ast.Expr) *types.Var {
 
 // idemKeys reports the layer's retried sends of a POST or PATCH that
 // carries no idempotency key, to an API that takes one.
-func (c *checker) idemKeys(l *retrymodel.Layer, ix *idemIndex, fnBody func(token.Pos) *ast.BlockStmt) {
+func (c *checker) idemKeys(l *retrymodel.Layer, ix *idemIndex) {
 	if l.Body == nil || !retries(l) || l.HelperOf != nil || (l.Kind != retrymodel.Loop && l.Kind != retrymodel.Library) {
 		return
 	}
-	info := c.pass.TypesInfo
+	fnBody := c.funcBody(l)
 	for _, op := range c.res.RetriedCalls(l) {
-		fn, _ := typeutil.Callee(info, op).(*types.Func)
-		if fn == nil || fn.Pkg() == nil || fn.Pkg().Path() != "net/http" || retrymodel.RecvName(fn) != "Client" || fn.Name() != "Do" || len(op.Args) != 1 {
+		req := c.sentRequest(op)
+		if req == nil || fnBody == nil || ix.keyed[req] {
 			continue
 		}
-		req := varOf(info, op.Args[0])
-		body := fnBody(op.Pos())
-		if req == nil || body == nil || ix.keyed[req] {
-			continue
-		}
-		nr, method, url := requestBuilt(info, body, req, op)
-		if nr == nil || method != "POST" && method != "PATCH" || !c.res.FailureGoesRound(l, op) {
+		br, ok := c.res.RequestBuilt(req)
+		// A request handed to another function, or whose Header is
+		// replaced, carries headers not known here.
+		if !ok || br.Method != "POST" && br.Method != "PATCH" || c.handedOn(fnBody, op, "Header", req) || !c.res.FailureGoesRound(l, op) {
 			continue
 		}
 		var takes, name string
-		switch host, header := knownHost(info, body, url); {
+		switch host, header := c.knownHost(br.URL); {
 		case host != "":
 			takes, name = fmt.Sprintf("%s takes %s", host, header), header
 		case ix.other != token.NoPos:
@@ -153,7 +151,7 @@ func (c *checker) idemKeys(l *retrymodel.Layer, ix *idemIndex, fnBody func(token
 			times = fmt.Sprintf("up to %d times per call", n)
 		}
 		var fixes []analysis.SuggestedFix
-		if fix, ok := c.idemKeyFix(l, body, req, nr, name); ok {
+		if fix, ok := c.idemKeyFix(l, req, br.Call, name); ok {
 			fixes = append(fixes, fix)
 		}
 		c.pass.Report(analysis.Diagnostic{
@@ -162,31 +160,45 @@ func (c *checker) idemKeys(l *retrymodel.Layer, ix *idemIndex, fnBody func(token
 			End:            op.End(),
 			Category:       "no-idempotency-key",
 			Message: fmt.Sprintf("the %s request built at %s is sent %s by the %s at %s with no idempotency key, and %s: a request the server carried out before its response was lost (a reset, a timeout, a proxy's 502) is carried out again; make one key per call before the retry and set it on every attempt",
-				method, retrymodel.Shorten(c.pass.Fset, nr.Pos()), times, l.Name, retrymodel.Shorten(c.pass.Fset, l.Pos), takes),
+				br.Method, retrymodel.Shorten(c.pass.Fset, br.Call.Pos()), times, l.Name, retrymodel.Shorten(c.pass.Fset, l.Pos), takes),
 			Related: []analysis.RelatedInformation{{Pos: l.Pos, Message: "the retry"}},
 		})
 		return // one finding per layer
 	}
 }
 
-// requestBuilt returns the http.NewRequest(WithContext) call that is the
-// only value req is given in body, its method and its URL. Nil when req is
-// handed to a function other than send, or its Header is replaced: what
-// headers it carries is then not known here.
-func requestBuilt(info *types.Info, body *ast.BlockStmt, req *types.Var, send *ast.CallExpr) (nr *ast.CallExpr, method string, url ast.Expr) {
-	assigns, escapes := 0, false
-	ast.Inspect(body, func(n ast.Node) bool {
+// sentRequest is the request variable of a (*http.Client).Do call.
+func (c *checker) sentRequest(op *ast.CallExpr) *types.Var {
+	fn, _ := typeutil.Callee(c.pass.TypesInfo, op).(*types.Func)
+	if fn == nil || fn.Pkg() == nil || fn.Pkg().Path() != "net/http" || retrymodel.RecvName(fn) != "Client" || fn.Name() != "Do" || len(op.Args) != 1 {
+		return nil
+	}
+	return varOf(c.pass.TypesInfo, op.Args[0])
+}
+
+// funcBody is the body of the function declaration the layer is in.
+func (c *checker) funcBody(l *retrymodel.Layer) *ast.BlockStmt {
+	if l.Func == nil {
+		return nil
+	}
+	if d := c.res.Decl(l.Func); d != nil {
+		return d.Body
+	}
+	return nil
+}
+
+// handedOn reports whether region hands one of vars to a call other than
+// send (a signer, a header helper: what it does is not read), or assigns
+// the field of the first (req.Header = h).
+func (c *checker) handedOn(region ast.Node, send *ast.CallExpr, field string, vars ...*types.Var) bool {
+	info := c.pass.TypesInfo
+	found := false
+	ast.Inspect(region, func(n ast.Node) bool {
 		switch n := n.(type) {
 		case *ast.AssignStmt:
-			for i, lhs := range n.Lhs {
-				if varOf(info, lhs) == req {
-					assigns++
-					if i == 0 && len(n.Rhs) == 1 {
-						nr, _ = astutil.Unparen(n.Rhs[0]).(*ast.CallExpr)
-					}
-				}
-				if sel, ok := astutil.Unparen(lhs).(*ast.SelectorExpr); ok && sel.Sel.Name == "Header" && varOf(info, sel.X) == req {
-					escapes = true // req.Header = h
+			for _, lhs := range n.Lhs {
+				if sel, ok := astutil.Unparen(lhs).(*ast.SelectorExpr); ok && sel.Sel.Name == field && varOf(info, sel.X) == vars[0] {
+					found = true
 				}
 			}
 		case *ast.CallExpr:
@@ -194,71 +206,24 @@ func requestBuilt(info *types.Info, body *ast.BlockStmt, req *types.Var, send *a
 				return true
 			}
 			for _, a := range n.Args {
-				if varOf(info, a) == req {
-					escapes = true
+				if v := varOf(info, a); v != nil && slices.Contains(vars, v) {
+					found = true
 				}
 			}
 		}
-		return true
+		return !found
 	})
-	if assigns != 1 || escapes || nr == nil {
-		return nil, "", nil
-	}
-	fn, _ := typeutil.Callee(info, nr).(*types.Func)
-	if fn == nil || fn.Pkg() == nil || fn.Pkg().Path() != "net/http" {
-		return nil, "", nil
-	}
-	args := nr.Args
-	switch {
-	case fn.Name() == "NewRequestWithContext" && len(args) == 4:
-		args = args[1:]
-	case fn.Name() == "NewRequest" && len(args) == 3:
-	default:
-		return nil, "", nil
-	}
-	tv, ok := info.Types[args[0]]
-	if !ok || tv.Value == nil || tv.Value.Kind() != constant.String {
-		return nil, "", nil
-	}
-	return nr, strings.ToUpper(constant.StringVal(tv.Value)), args[1]
+	return found
 }
 
 // knownHost finds a host of idemHosts in the string constants url is
-// built from (a literal, a concatenation, a format, a local given one).
-func knownHost(info *types.Info, body *ast.BlockStmt, url ast.Expr) (string, string) {
-	var consts []string
-	var collect func(e ast.Expr, depth int)
-	collect = func(e ast.Expr, depth int) {
-		ast.Inspect(e, func(n ast.Node) bool {
-			x, ok := n.(ast.Expr)
-			if !ok {
-				return true
-			}
-			if tv, ok := info.Types[x]; ok && tv.Value != nil && tv.Value.Kind() == constant.String {
-				consts = append(consts, constant.StringVal(tv.Value))
-				return false
-			}
-			if v := varOf(info, x); v != nil && depth < 2 {
-				ast.Inspect(body, func(m ast.Node) bool {
-					if as, ok := m.(*ast.AssignStmt); ok && len(as.Lhs) == len(as.Rhs) {
-						for i, lhs := range as.Lhs {
-							if id, ok := lhs.(*ast.Ident); ok && (info.Defs[id] == v || info.Uses[id] == v) {
-								collect(as.Rhs[i], depth+1)
-							}
-						}
-					}
-					return true
-				})
-			}
-			return true
-		})
-	}
-	collect(url, 0)
-	for _, s := range consts {
-		for _, h := range idemHosts {
-			if strings.Contains(s, "://"+h.host) || strings.Contains(s, "."+h.host) && strings.Contains(s, "://") {
-				return h.host, h.header
-			}
+// built from.
+func (c *checker) knownHost(url ast.Expr) (string, string) {
+	for _, h := range idemHosts {
+		if c.res.StringsReach(url, func(s string) bool {
+			return strings.Contains(s, "://"+h.host) || strings.Contains(s, "."+h.host) && strings.Contains(s, "://")
+		}) {
+			return h.host, h.header
 		}
 	}
 	return "", ""
@@ -271,12 +236,12 @@ func knownHost(info *types.Info, body *ast.BlockStmt, url ast.Expr) (string, str
 // loop of the function, a module at go1.24 or later, and a file that
 // imports crypto/rand as rand or nothing else named rand in a
 // parenthesised import list.
-func (c *checker) idemKeyFix(l *retrymodel.Layer, body *ast.BlockStmt, req *types.Var, nr *ast.CallExpr, name string) (analysis.SuggestedFix, bool) {
+func (c *checker) idemKeyFix(l *retrymodel.Layer, req *types.Var, nr *ast.CallExpr, name string) (analysis.SuggestedFix, bool) {
 	if l.Kind != retrymodel.Loop || nr.Pos() >= l.Pos || !atLeastGo124(c.pass.Pkg.GoVersion()) {
 		return analysis.SuggestedFix{}, false
 	}
 	var loopStmt ast.Stmt
-	ast.Inspect(body, func(n ast.Node) bool {
+	ast.Inspect(l.FuncNode, func(n ast.Node) bool {
 		b, ok := n.(*ast.BlockStmt)
 		if !ok || loopStmt != nil {
 			return loopStmt == nil

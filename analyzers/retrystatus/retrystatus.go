@@ -87,11 +87,7 @@ func run(pass *analysis.Pass) (any, error) {
 			ck.streams(l)          // stream.go
 			ck.droppedResponses(l) // bodyleak.go
 		}
-		ck.stopsAWSRetryer()
-		ck.polarity()
-		ck.breakers()        // breaker.go
-		ck.handBreakers()    // breaker.go
-		ck.breakersInRetry() // breaker.go
+		ck.packageChecks()
 		return &Result{}, nil
 	}
 
@@ -128,13 +124,19 @@ func run(pass *analysis.Pass) (any, error) {
 		ck.transportGivenUp(l, byLayer[l]) // transporterr.go
 		ck.noWait(l, byLayer[l])           // nowait.go
 	}
+	ck.packageChecks()
+	ck.exportFacts()
+	return res, nil
+}
+
+// packageChecks are the checks of the package as a whole, not of one
+// layer's decisions: run whether or not the package names a status code.
+func (ck *checker) packageChecks() {
 	ck.stopsAWSRetryer()
 	ck.polarity()
 	ck.breakers()        // breaker.go
 	ck.handBreakers()    // breaker.go
 	ck.breakersInRetry() // breaker.go
-	ck.exportFacts()
-	return res, nil
 }
 
 // isExample reports a layer in a testable example (func ExampleXxx in a

@@ -2,7 +2,6 @@ package retrymodel
 
 import (
 	"go/ast"
-	"go/constant"
 	"go/token"
 	"go/types"
 	"strings"
@@ -265,12 +264,8 @@ func consecutiveTrip(info *types.Info, e ast.Expr) int64 {
 	if !ok || sel.Sel.Name != "ConsecutiveFailures" {
 		return 0
 	}
-	tv, ok := info.Types[b.Y]
-	if !ok || tv.Value == nil {
-		return 0
-	}
-	k, ok := constant.Int64Val(constant.ToInt(tv.Value))
-	if !ok || k < 0 {
+	k, ok := constInt(info, b.Y)
+	if !ok {
 		return 0
 	}
 	if b.Op == token.GTR {

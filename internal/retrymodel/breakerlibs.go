@@ -146,7 +146,7 @@ func (r *Result) buildBreaker(call *ast.CallExpr, fn *types.Func, stack []ast.No
 			if !ok {
 				return nil // options from elsewhere
 			}
-			opt := calleeName(info, c)
+			opt := calleeName(c)
 			switch opt {
 			case "WithFailOnContextCancel", "WithFailOnContextDeadline":
 				if len(c.Args) == 1 && !isConstBool(info, c.Args[0], false) {
@@ -156,7 +156,7 @@ func (r *Result) buildBreaker(call *ast.CallExpr, fn *types.Func, stack []ast.No
 				b.Trip, b.TripAfter = "", 0
 				if len(c.Args) == 1 {
 					if tc, ok := astutil.Unparen(c.Args[0]).(*ast.CallExpr); ok && len(tc.Args) == 1 {
-						if n := calleeName(info, tc); n == "NewTripFuncThreshold" || n == "NewTripFuncConsecutiveFailures" {
+						if n := calleeName(tc); n == "NewTripFuncThreshold" || n == "NewTripFuncConsecutiveFailures" {
 							b.TripAfter, _ = constInt(info, tc.Args[0])
 						}
 					}
@@ -183,7 +183,7 @@ func (r *Result) buildBreaker(call *ast.CallExpr, fn *types.Func, stack []ast.No
 func failsafeBreaker(info *types.Info, b *Breaker) *Breaker {
 	b.CountsAll = true
 	b.Trip, b.TripAfter = "1 failure", 1
-	if calleeName(info, b.New) == "NewWithDefaults" {
+	if calleeName(b.New) == "NewWithDefaults" {
 		return b
 	}
 	x := b.New.Fun
@@ -196,7 +196,7 @@ func failsafeBreaker(info *types.Info, b *Breaker) *Breaker {
 		if !ok {
 			return nil // a builder held elsewhere
 		}
-		switch name := calleeName(info, inner); name {
+		switch name := calleeName(inner); name {
 		case "NewBuilder":
 			b.Builder = inner
 			return b
@@ -338,7 +338,7 @@ func (r *Result) breakerRun(call *ast.CallExpr, fn *types.Func, fnNode ast.Node,
 		for depth := 0; x != nil && depth < 8 && bc.Breaker == nil; depth++ {
 			switch e := astutil.Unparen(x).(type) {
 			case *ast.CallExpr:
-				switch calleeName(info, e) {
+				switch calleeName(e) {
 				case "WithContext":
 					if bc.Ctx == nil && len(e.Args) == 1 {
 						bc.Ctx = e.Args[0]
@@ -382,16 +382,19 @@ func identOf(e ast.Expr) *ast.Ident {
 }
 
 // calleeName is the name of the function or method call calls, or "".
-func calleeName(info *types.Info, call *ast.CallExpr) string {
-	switch f := astutil.Unparen(call.Fun).(type) {
+func calleeName(call *ast.CallExpr) string {
+	fun := astutil.Unparen(call.Fun)
+	switch f := fun.(type) {
+	case *ast.IndexExpr: // NewBuilder[R]()
+		fun = f.X
+	case *ast.IndexListExpr:
+		fun = f.X
+	}
+	switch f := astutil.Unparen(fun).(type) {
 	case *ast.Ident:
 		return f.Name
 	case *ast.SelectorExpr:
 		return f.Sel.Name
-	case *ast.IndexExpr: // NewBuilder[R]()
-		return calleeName(info, &ast.CallExpr{Fun: f.X})
-	case *ast.IndexListExpr:
-		return calleeName(info, &ast.CallExpr{Fun: f.X})
 	}
 	return ""
 }
@@ -407,12 +410,8 @@ func constString(info *types.Info, e ast.Expr) (string, bool) {
 
 // constInt is e's value when it is a non-negative integer constant.
 func constInt(info *types.Info, e ast.Expr) (int64, bool) {
-	tv, ok := info.Types[e]
-	if !ok || tv.Value == nil {
-		return 0, false
-	}
-	n, ok := constant.Int64Val(constant.ToInt(tv.Value))
-	return n, ok && n >= 0
+	n, ok := intConstOf(info, e)
+	return int64(n), ok && n >= 0
 }
 
 // isConstBool reports e as the boolean constant want.

@@ -530,32 +530,23 @@ func (r *Result) neverDone(e ast.Expr, v *types.Var, seen map[types.Object]bool)
 // dialTimeout) in a reconnect probe): it bounds one attempt, and a wait
 // after that attempt has nothing of the caller's to honour.
 func (r *Result) perAttemptOfNever(v *types.Var, l *Layer) bool {
-	if l == nil || l.Body == nil || v.Pos() < l.Body.Pos() || v.Pos() >= l.Body.End() {
+	calls, ok := r.perAttemptCalls(v, l)
+	if !ok {
 		return false
 	}
-	vals, ok := r.Writes(v)
-	if !ok || len(vals) == 0 {
-		return false
-	}
-	for _, e := range vals {
-		call, ok := astutil.Unparen(e).(*ast.CallExpr)
-		if !ok || len(call.Args) == 0 {
-			return false
-		}
-		switch fn := typeutil.StaticCallee(r.pass.TypesInfo, call); {
-		case fn == nil || fn.Pkg() == nil || fn.Pkg().Path() != "context" || !strings.HasPrefix(fn.Name(), "With") || fn.Name() == "WithValue" || fn.Name() == "WithoutCancel":
-			return false
-		case !r.NeverDone(call.Args[0], nil):
+	for _, call := range calls {
+		if !r.NeverDone(call.Args[0], nil) {
 			return false
 		}
 	}
 	return true
 }
 
-// perAttemptParent is the context a per-attempt context of the layer is
-// derived from, when every value the variable is given is a
-// context.With* of the same parent made outside the layer's body.
-func (r *Result) perAttemptParent(v *types.Var, l *Layer) (ast.Expr, bool) {
+// perAttemptCalls returns the context.With* calls (WithTimeout,
+// WithCancel, not WithValue or WithoutCancel) that give a context
+// variable declared in the layer's body its every value: a context made
+// afresh for each attempt.
+func (r *Result) perAttemptCalls(v *types.Var, l *Layer) ([]*ast.CallExpr, bool) {
 	if l == nil || l.Body == nil || v.Pos() < l.Body.Pos() || v.Pos() >= l.Body.End() {
 		return nil, false
 	}
@@ -563,7 +554,7 @@ func (r *Result) perAttemptParent(v *types.Var, l *Layer) (ast.Expr, bool) {
 	if !ok || len(vals) == 0 {
 		return nil, false
 	}
-	var parent ast.Expr
+	calls := make([]*ast.CallExpr, 0, len(vals))
 	for _, e := range vals {
 		call, ok := astutil.Unparen(e).(*ast.CallExpr)
 		if !ok || len(call.Args) == 0 {
@@ -573,18 +564,32 @@ func (r *Result) perAttemptParent(v *types.Var, l *Layer) (ast.Expr, bool) {
 		if fn == nil || fn.Pkg() == nil || fn.Pkg().Path() != "context" || !strings.HasPrefix(fn.Name(), "With") || fn.Name() == "WithValue" || fn.Name() == "WithoutCancel" {
 			return nil, false
 		}
+		calls = append(calls, call)
+	}
+	return calls, true
+}
+
+// perAttemptParent is the context a per-attempt context of the layer is
+// derived from, when every value the variable is given is a
+// context.With* of the same parent made outside the layer's body.
+func (r *Result) perAttemptParent(v *types.Var, l *Layer) (ast.Expr, bool) {
+	calls, ok := r.perAttemptCalls(v, l)
+	if !ok {
+		return nil, false
+	}
+	var parent ast.Expr
+	for _, call := range calls {
 		p := astutil.Unparen(call.Args[0])
 		if parent != nil && types.ExprString(parent) != types.ExprString(p) {
 			return nil, false
 		}
-		declaredIn := false
-		ast.Inspect(p, func(n ast.Node) bool {
-			if id, ok := n.(*ast.Ident); ok {
-				if o := r.pass.TypesInfo.Uses[id]; o != nil && l.Body.Pos() <= o.Pos() && o.Pos() < l.Body.End() {
-					declaredIn = true
-				}
+		declaredIn := contains(p, func(n ast.Node) bool {
+			id, ok := n.(*ast.Ident)
+			if !ok {
+				return false
 			}
-			return !declaredIn
+			o := r.pass.TypesInfo.Uses[id]
+			return o != nil && l.Body.Pos() <= o.Pos() && o.Pos() < l.Body.End()
 		})
 		if declaredIn {
 			return nil, false

@@ -300,12 +300,16 @@ func (e *ctxErrEval) isErr(x ast.Expr) bool {
 
 // ctxSentinel reports whether x names context.Canceled or DeadlineExceeded,
 // and which.
-func (e *ctxErrEval) ctxSentinel(x ast.Expr) (string, bool) {
+func (e *ctxErrEval) ctxSentinel(x ast.Expr) (string, bool) { return ctxSentinel(e.p.info, x) }
+
+// ctxSentinel reports whether x names context.Canceled or
+// DeadlineExceeded, and which.
+func ctxSentinel(info *types.Info, x ast.Expr) (string, bool) {
 	sel, ok := astutil.Unparen(x).(*ast.SelectorExpr)
 	if !ok {
 		return "", false
 	}
-	v, ok := e.p.info.Uses[sel.Sel].(*types.Var)
+	v, ok := info.Uses[sel.Sel].(*types.Var)
 	if !ok || v.Pkg() == nil || v.Pkg().Path() != "context" {
 		return "", false
 	}

@@ -424,7 +424,7 @@ func (r *Result) namesCtxErr(n ast.Node, depth int) bool {
 	ast.Inspect(n, func(x ast.Node) bool {
 		switch e := x.(type) {
 		case *ast.SelectorExpr:
-			if v, ok := info.Uses[e.Sel].(*types.Var); ok && v.Pkg() != nil && v.Pkg().Path() == "context" && (v.Name() == "Canceled" || v.Name() == "DeadlineExceeded") {
+			if _, ok := ctxSentinel(info, e); ok {
 				found = true
 			}
 		case *ast.CallExpr:

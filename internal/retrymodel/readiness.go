@@ -200,18 +200,41 @@ func (p *pkgCtx) opStrings(op *ast.CallExpr, match func(string) bool) bool {
 	return false
 }
 
+// stringsIn reports a string constant written in n that satisfies match.
 func (p *pkgCtx) stringsIn(n ast.Node, match func(string) bool) bool {
+	return p.res.stringsReach(n, match, maxStringDepth)
+}
+
+// StringsReach reports a string constant that e is built from and that
+// satisfies match (a URL's host, an endpoint): written in e, or in the
+// values the package gives a variable e names, two levels down.
+func (r *Result) StringsReach(e ast.Expr, match func(string) bool) bool {
+	return r.stringsReach(e, match, 0)
+}
+
+const maxStringDepth = 2
+
+func (r *Result) stringsReach(n ast.Node, match func(string) bool, depth int) bool {
+	info := r.pass.TypesInfo
 	found := false
 	ast.Inspect(n, func(m ast.Node) bool {
 		e, ok := m.(ast.Expr)
 		if !ok || found {
 			return !found
 		}
-		if tv, ok := p.info.Types[e]; ok && tv.Value != nil && tv.Value.Kind() == constant.String {
+		if tv, ok := info.Types[e]; ok && tv.Value != nil && tv.Value.Kind() == constant.String {
 			found = match(constant.StringVal(tv.Value))
 			return false
 		}
-		return true
+		if v := varOf(info, e); v != nil && depth < maxStringDepth {
+			vals, _ := r.Writes(v)
+			for _, val := range vals {
+				if val != nil && r.stringsReach(val, match, depth+1) {
+					found = true
+				}
+			}
+		}
+		return !found
 	})
 	return found
 }

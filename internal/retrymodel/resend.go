@@ -6,6 +6,7 @@ import (
 	"go/token"
 	"go/types"
 	"net/http"
+	"strings"
 
 	"golang.org/x/tools/go/ast/astutil"
 	"golang.org/x/tools/go/types/typeutil"
@@ -106,32 +107,127 @@ func (p *pkgCtx) definingCall(v *types.Var) *ast.CallExpr {
 }
 
 func (p *pkgCtx) writeRequest(call *ast.CallExpr) bool {
-	fn, _ := typeutil.Callee(p.info, call).(*types.Func)
-	if fn == nil || fn.Pkg() == nil || fn.Pkg().Path() != "net/http" {
+	method, _, body, ok := newRequestArgs(p.info, call)
+	switch {
+	case !ok:
 		return false
+	case method == http.MethodPost, method == http.MethodPut, method == http.MethodPatch:
+		return !isNil(p.info, body)
+	}
+	return false
+}
+
+// newRequestArgs reads a call of http.NewRequest or NewRequestWithContext:
+// its method (when constant, upper-cased; "" else), URL and body.
+func newRequestArgs(info *types.Info, call *ast.CallExpr) (method string, url, body ast.Expr, ok bool) {
+	fn, _ := typeutil.Callee(info, call).(*types.Func)
+	if fn == nil || fn.Pkg() == nil || fn.Pkg().Path() != "net/http" {
+		return "", nil, nil, false
 	}
 	args := call.Args
-	switch fn.Name() {
-	case "NewRequestWithContext":
-		if len(args) != 4 {
-			return false
-		}
+	switch {
+	case fn.Name() == "NewRequestWithContext" && len(args) == 4:
 		args = args[1:]
-	case "NewRequest":
-		if len(args) != 3 {
+	case fn.Name() == "NewRequest" && len(args) == 3:
+	default:
+		return "", nil, nil, false
+	}
+	if tv, ok := info.Types[args[0]]; ok && tv.Value != nil && tv.Value.Kind() == constant.String {
+		method = strings.ToUpper(constant.StringVal(tv.Value))
+	}
+	return method, args[1], args[2], true
+}
+
+// A BuiltRequest is what an *http.Request variable is built from: the one
+// value the package gives it, a call of http.NewRequest or
+// NewRequestWithContext.
+type BuiltRequest struct {
+	Call   *ast.CallExpr
+	Method string   // constant and upper-cased; "" when not constant
+	URL    ast.Expr // as written
+	// Body is the body argument; nil when the request has none: nil,
+	// http.NoBody, or a variable only ever nil (var buf io.ReadWriter).
+	Body ast.Expr
+}
+
+// RequestBuilt returns what the request variable v is built from, when it
+// is given exactly one value, a NewRequest call (req, err :=
+// http.NewRequestWithContext(...)).
+func (r *Result) RequestBuilt(v *types.Var) (BuiltRequest, bool) {
+	w, ok := r.Written(v)
+	if !ok {
+		return BuiltRequest{}, false
+	}
+	call := w.First
+	if call == nil {
+		call, _ = astutil.Unparen(w.Value).(*ast.CallExpr)
+	}
+	if call == nil {
+		return BuiltRequest{}, false
+	}
+	method, url, body, ok := newRequestArgs(r.pass.TypesInfo, call)
+	if !ok {
+		return BuiltRequest{}, false
+	}
+	if r.noBody(body) {
+		body = nil
+	}
+	return BuiltRequest{Call: call, Method: method, URL: url, Body: body}, true
+}
+
+// noBody reports a body argument that sends nothing: nil, http.NoBody, or
+// an interface or pointer variable declared bare or given only nil.
+func (r *Result) noBody(e ast.Expr) bool {
+	info := r.pass.TypesInfo
+	if isNil(info, e) {
+		return true
+	}
+	v := varOf(info, e)
+	if v == nil {
+		return false
+	}
+	if v.Pkg() != nil && v.Pkg().Path() == "net/http" && v.Name() == "NoBody" {
+		return true
+	}
+	switch v.Type().Underlying().(type) {
+	case *types.Interface, *types.Pointer:
+	default:
+		return false
+	}
+	vals, ok := r.Writes(v)
+	if !ok {
+		return false
+	}
+	for _, x := range vals {
+		if x == nil && r.declaredBare(v) {
+			continue // var buf io.ReadWriter: its zero value, nil
+		}
+		if x == nil || !isNil(info, x) {
 			return false
 		}
-	default:
-		return false
 	}
-	tv, ok := p.info.Types[args[0]]
-	if !ok || tv.Value == nil || tv.Value.Kind() != constant.String {
-		return false
+	return true
+}
+
+// declaredBare reports a variable declared by a var spec with no values.
+func (r *Result) declaredBare(v *types.Var) bool {
+	bare := false
+	for _, f := range r.pass.Files {
+		if v.Pos() < f.Pos() || v.Pos() >= f.End() {
+			continue
+		}
+		ast.Inspect(f, func(n ast.Node) bool {
+			vs, ok := n.(*ast.ValueSpec)
+			if !ok {
+				return !bare
+			}
+			for _, id := range vs.Names {
+				if r.pass.TypesInfo.Defs[id] == v && len(vs.Values) == 0 {
+					bare = true
+				}
+			}
+			return false
+		})
 	}
-	switch constant.StringVal(tv.Value) {
-	case http.MethodPost, http.MethodPut, http.MethodPatch:
-	default:
-		return false
-	}
-	return !isNil(p.info, args[2])
+	return bare
 }
