@@ -53,6 +53,7 @@ func (r *Result) HandCounts() []HandCount {
 		counts []*ast.FuncDecl // functions that increment or append
 		reset  bool
 		trip   ast.Expr // the bound
+		strict bool     // compared with >: it opens one failure past the bound
 		gates  []token.Pos
 	}
 	uses := map[*types.Var]*fieldUse{}
@@ -111,11 +112,11 @@ func (r *Result) HandCounts() []HandCount {
 					}
 				}
 			case *ast.IfStmt:
-				v, bound := r.counterBound(n.Cond)
+				v, bound, strict := r.counterBound(n.Cond)
 				if v != nil && opensOrLeaves(n.Body) {
 					u := use(v)
 					if u.trip == nil {
-						u.trip = bound
+						u.trip, u.strict = bound, strict
 					}
 					if endsInReturn(n.Body) {
 						u.gates = append(u.gates, n.Pos())
@@ -141,7 +142,7 @@ func (r *Result) HandCounts() []HandCount {
 			if !ok {
 				return true
 			}
-			v, _ := r.counterBound(ifs.Cond)
+			v, _, _ := r.counterBound(ifs.Cond)
 			if uses[v] == nil {
 				return true
 			}
@@ -215,7 +216,12 @@ func (r *Result) HandCounts() []HandCount {
 				}
 			}
 			hc := HandCount{Call: call, Count: count, Field: v, Ctx: ctx, Gate: gate, Trip: u.trip}
-			hc.TripAfter, _ = constInt(info, u.trip)
+			if k, ok := constInt(info, u.trip); ok {
+				hc.TripAfter = k
+				if u.strict {
+					hc.TripAfter++ // failures > 5 opens at the 6th
+				}
+			}
 			out = append(out, hc)
 		})
 	}
@@ -245,10 +251,9 @@ func (r *Result) counterField(x ast.Expr) *types.Var {
 }
 
 // counterBound reads a condition that compares a counter with a bound:
-// f >= k, f > k, len(w) >= k (either side), in a conjunction or not.
-func (r *Result) counterBound(cond ast.Expr) (*types.Var, ast.Expr) {
-	var v *types.Var
-	var bound ast.Expr
+// f >= k, f > k (strict), len(w) >= k (either side), in a conjunction or
+// not.
+func (r *Result) counterBound(cond ast.Expr) (v *types.Var, bound ast.Expr, strict bool) {
 	ast.Inspect(cond, func(n ast.Node) bool {
 		b, ok := n.(*ast.BinaryExpr)
 		if !ok || v != nil {
@@ -258,16 +263,16 @@ func (r *Result) counterBound(cond ast.Expr) (*types.Var, ast.Expr) {
 		switch b.Op {
 		case token.GEQ, token.GTR:
 		case token.LEQ, token.LSS:
-			x, y = y, x
+			x, y = y, x // 5 < f is f > 5
 		default:
 			return true
 		}
 		if c := r.levelOf(x); c != nil {
-			v, bound = c, y
+			v, bound, strict = c, y, b.Op == token.GTR || b.Op == token.LSS
 		}
 		return v == nil
 	})
-	return v, bound
+	return v, bound, strict
 }
 
 // levelOf is the counter x reads: f, or len(w).

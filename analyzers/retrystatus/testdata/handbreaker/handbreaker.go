@@ -179,3 +179,39 @@ func (c *Client) Warm(url string) error {
 	c.b.succeed()
 	return resp.Body.Close()
 }
+
+// strictBreaker opens past its bound: more than 3 failures in a row, so
+// at the 4th.
+type strictBreaker struct {
+	fails int
+	open  bool
+}
+
+func (b *strictBreaker) fail() {
+	b.fails++
+	if b.fails > 3 {
+		b.open = true
+	}
+}
+
+type Strict struct {
+	hc *http.Client
+	b  strictBreaker
+}
+
+func (c *Strict) Get(ctx context.Context, url string) (*http.Response, error) {
+	if c.b.open {
+		return nil, errOpen
+	}
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
+	if err != nil {
+		return nil, err
+	}
+	resp, err := c.hc.Do(req)
+	if err != nil {
+		c.b.fail() // want `counted in fails with no test for context.Canceled or DeadlineExceeded, and at 4 failures it turns later calls away`
+		return nil, err
+	}
+	c.b.fails = 0
+	return resp, nil
+}
