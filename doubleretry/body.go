@@ -3,6 +3,7 @@ package doubleretry
 import (
 	"fmt"
 	"go/ast"
+	"go/types"
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/ast/astutil"
@@ -41,7 +42,7 @@ func (c *checker) consumedBodies(l *retrymodel.Layer) {
 		if !ok || br.Body == nil || br.Call.Pos() >= l.Body.Pos() {
 			continue
 		}
-		if c.handedOn(l.Body, op, "Body", req, varOf(c.pass.TypesInfo, br.Body)) || rewinds(l.Body) {
+		if c.handedOn(l.Body, op, "Body", req, varOf(c.pass.TypesInfo, br.Body)) || c.rewinds(l.Body) {
 			continue
 		}
 		method := br.Method
@@ -64,20 +65,40 @@ func (c *checker) consumedBodies(l *retrymodel.Layer) {
 	}
 }
 
-// rewinds reports a region that gives a body back: a call of GetBody, or
-// a Seek or Reset of a reader.
-func rewinds(region ast.Node) bool {
+// rewinds reports a region that gives a body back: req.GetBody() of an
+// *http.Request, a Seek of a reader (io.Seeker's method), or a Reset of a
+// bytes or strings reader or buffer.
+func (c *checker) rewinds(region ast.Node) bool {
 	found := false
 	ast.Inspect(region, func(n ast.Node) bool {
-		if call, ok := n.(*ast.CallExpr); ok {
-			if sel, ok := astutil.Unparen(call.Fun).(*ast.SelectorExpr); ok {
-				switch sel.Sel.Name {
-				case "GetBody", "Seek", "Reset":
-					found = true
-				}
-			}
+		call, ok := n.(*ast.CallExpr)
+		if !ok || found {
+			return !found
+		}
+		sel, ok := astutil.Unparen(call.Fun).(*ast.SelectorExpr)
+		if !ok {
+			return true
+		}
+		switch s := c.pass.TypesInfo.Selections[sel]; {
+		case s == nil:
+		case s.Kind() == types.FieldVal && sel.Sel.Name == "GetBody":
+			found = isNamed(s.Recv(), "net/http", "Request")
+		case s.Kind() == types.MethodVal && sel.Sel.Name == "Seek":
+			sig := s.Type().(*types.Signature)
+			found = sig.Params().Len() == 2 && sig.Results().Len() == 2 // io.Seeker's Seek(offset, whence)
+		case s.Kind() == types.MethodVal && sel.Sel.Name == "Reset":
+			found = isNamed(s.Recv(), "bytes", "Reader") || isNamed(s.Recv(), "bytes", "Buffer") || isNamed(s.Recv(), "strings", "Reader")
 		}
 		return !found
 	})
 	return found
+}
+
+// isNamed reports t, or what it points to, as the named type pkg.name.
+func isNamed(t types.Type, pkg, name string) bool {
+	if p, ok := t.(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	n, ok := types.Unalias(t).(*types.Named)
+	return ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == pkg && n.Obj().Name() == name
 }
