@@ -65,9 +65,9 @@ func (c *checker) consumedBodies(l *retrymodel.Layer) {
 	}
 }
 
-// rewinds reports a region that gives a body back: req.GetBody() of an
-// *http.Request, a Seek of a reader (io.Seeker's method), or a Reset of a
-// bytes or strings reader or buffer.
+// rewinds reports a region that seeks a body back: a Seek of a reader
+// (io.Seeker's method), or a Reset of a bytes or strings reader or buffer.
+// (req.Body = req.GetBody() is an assignment, handedOn's.)
 func (c *checker) rewinds(region ast.Node) bool {
 	found := false
 	ast.Inspect(region, func(n ast.Node) bool {
@@ -81,8 +81,6 @@ func (c *checker) rewinds(region ast.Node) bool {
 		}
 		switch s := c.pass.TypesInfo.Selections[sel]; {
 		case s == nil:
-		case s.Kind() == types.FieldVal && sel.Sel.Name == "GetBody":
-			found = isNamed(s.Recv(), "net/http", "Request")
 		case s.Kind() == types.MethodVal && sel.Sel.Name == "Seek":
 			sig := s.Type().(*types.Signature)
 			found = sig.Params().Len() == 2 && sig.Results().Len() == 2 // io.Seeker's Seek(offset, whence)

@@ -123,9 +123,7 @@ func Seeked(ctx context.Context, hc *http.Client, url string, payload []byte) er
 		return err
 	}
 	for i := 0; i < 3; i++ {
-		if _, err := r.Seek(0, io.SeekStart); err != nil {
-			return err
-		}
+		_, _ = r.Seek(0, io.SeekStart) // a reader's seek cannot fail at 0
 		resp, err := hc.Do(req)
 		if err == nil && resp.StatusCode < 500 {
 			return resp.Body.Close()
