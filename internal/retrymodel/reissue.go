@@ -85,7 +85,8 @@ func (p *pkgCtx) findReissues() {
 	}
 	r := &reissueFinder{p: p, tea: tea, lits: map[*types.Var][]*ast.FuncLit{}, memo: map[ast.Node]map[types.Type]bool{}, active: map[ast.Node]bool{}}
 	r.indexFuncValues()
-	for fn, fd := range p.res.decls {
+	for _, fn := range p.res.funcsInOrder() { // in source order: the memo is shared, so the layers depend on the order
+		fd := p.res.decls[fn]
 		if fd.Body == nil || fd.Recv == nil || fn.Name() != "Update" || !isUpdate(fn, tea) {
 			continue
 		}

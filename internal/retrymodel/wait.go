@@ -332,41 +332,26 @@ func (p *pkgCtx) waiterOf(fn *types.Func) (waitInfo, bool) {
 func (p *pkgCtx) indexHelpers() {
 	p.waiter = make(map[*types.Func]waitInfo)
 	p.raFunc = make(map[*types.Func]bool)
-	for fn, decl := range p.res.decls {
-		if decl.Body == nil {
-			continue
-		}
-		sig := fn.Type().(*types.Signature)
-		// A sleep helper waits, outside any loop, for a duration parameter
-		// or for one it computes from its parameters (waitHelper).
-		for _, w := range p.waitsIn(decl.Body) {
-			if w.ticker || w.dur == nil || w.cancellable == Unknown {
-				continue // a func value nobody here sets is no helper to summarise
-			}
-			id, ok := astutil.Unparen(w.dur).(*ast.Ident)
-			if !ok {
-				if wi, ok := p.waitHelper(decl, sig, w); ok {
-					p.waiter[fn] = wi
-				}
-				continue
-			}
-			param := false
-			for i := 0; i < sig.Params().Len(); i++ {
-				if p.info.Uses[id] == sig.Params().At(i) {
-					p.waiter[fn] = waitInfo{arg: i, cancellable: w.cancellable == Yes}
-					param = true
-				}
-			}
-			if !param {
-				// A local the helper computes (d := g.next; g.next *= 2).
-				if wi, ok := p.waitHelper(decl, sig, w); ok {
-					p.waiter[fn] = wi
-				}
+	// A helper that calls a sleep helper is one too, so the helpers are
+	// found to a fixed point, in source order: found in map order, which
+	// of them counted depended on which was seen first. Passes after the
+	// first read only the functions that call one found in the pass before.
+	pending := p.res.funcsInOrder()
+	var found map[*types.Func]bool
+	for pass := 0; len(pending) > 0 && pass < 4; pass++ {
+		newly := map[*types.Func]bool{}
+		var next []*types.Func
+		for _, fn := range pending {
+			if p.indexHelper(fn, pass == 0, found) {
+				newly[fn] = true
+			} else {
+				next = append(next, fn)
 			}
 		}
-		if p.mentionsRetryAfter(decl.Body) {
-			p.raFunc[fn] = true
+		if len(newly) == 0 {
+			break
 		}
+		pending, found = next, newly
 	}
 	// Retry-After readers through calls of the package's own functions
 	// (and interfaces they implement): the walk above saw the imported
@@ -400,6 +385,61 @@ func (p *pkgCtx) indexHelpers() {
 			}
 		}
 	}
+}
+
+// indexHelper records fn as a sleep helper when it waits, outside any
+// loop, for a duration parameter or one it computes (waitHelper); first,
+// on the first pass, also whether it reads Retry-After. On later passes
+// only a function that calls one of after is read. It reports whether fn
+// became a helper.
+func (p *pkgCtx) indexHelper(fn *types.Func, first bool, after map[*types.Func]bool) bool {
+	decl := p.res.decls[fn]
+	if decl.Body == nil {
+		return false
+	}
+	if first && p.mentionsRetryAfter(decl.Body) {
+		p.raFunc[fn] = true
+	}
+	if !first && !contains(decl.Body, func(n ast.Node) bool {
+		c, ok := n.(*ast.CallExpr)
+		if !ok {
+			return false
+		}
+		f := typeutil.StaticCallee(p.info, c)
+		return f != nil && after[f.Origin()]
+	}) {
+		return false
+	}
+	sig := fn.Type().(*types.Signature)
+	// A sleep helper waits, outside any loop, for a duration parameter
+	// or for one it computes from its parameters (waitHelper).
+	for _, w := range p.waitsIn(decl.Body) {
+		if w.ticker || w.dur == nil || w.cancellable == Unknown {
+			continue // a func value nobody here sets is no helper to summarise
+		}
+		id, ok := astutil.Unparen(w.dur).(*ast.Ident)
+		if !ok {
+			if wi, ok := p.waitHelper(decl, sig, w); ok {
+				p.waiter[fn] = wi
+			}
+			continue
+		}
+		param := false
+		for i := 0; i < sig.Params().Len(); i++ {
+			if p.info.Uses[id] == sig.Params().At(i) {
+				p.waiter[fn] = waitInfo{arg: i, cancellable: w.cancellable == Yes}
+				param = true
+			}
+		}
+		if !param {
+			// A local the helper computes (d := g.next; g.next *= 2).
+			if wi, ok := p.waitHelper(decl, sig, w); ok {
+				p.waiter[fn] = wi
+			}
+		}
+	}
+	_, ok := p.waiter[fn]
+	return ok
 }
 
 // callReadsRetryAfter reports a call to a function that reads Retry-After
