@@ -61,6 +61,11 @@ func vetTool(all []*analysis.Analyzer) {
 		}
 		os.Args[len(os.Args)-1] = rewritten
 	}
+	if cfg := args[len(args)-1]; strings.HasSuffix(cfg, ".cfg") {
+		if u, ok := readUnit(cfg); ok && u.VetxOnly { // factsonly.go
+			all = factAnalyzers(all)
+		}
+	}
 	unitchecker.Main(all...)
 }
 
