@@ -51,6 +51,9 @@ type checker struct {
 
 func run(pass *analysis.Pass) (any, error) {
 	res := pass.ResultOf[retrymodel.Analyzer].(*retrymodel.Result)
+	if res.Inert() {
+		return nil, nil
+	}
 	c := &checker{
 		pass:     pass,
 		res:      res,

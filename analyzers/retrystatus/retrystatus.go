@@ -58,6 +58,9 @@ type checker struct {
 }
 
 func run(pass *analysis.Pass) (any, error) {
+	if pass.ResultOf[retrymodel.Analyzer].(*retrymodel.Result).Inert() {
+		return &Result{}, nil
+	}
 	ck := &checker{
 		pass:     pass,
 		info:     pass.TypesInfo,

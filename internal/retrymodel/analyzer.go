@@ -29,7 +29,7 @@ var Analyzer = &analysis.Analyzer{
 	Run:        run,
 	Requires:   []*analysis.Analyzer{inspect.Analyzer},
 	ResultType: reflect.TypeOf((*Result)(nil)),
-	FactTypes:  []analysis.Fact{(*FuncFact)(nil), (*ClientFact)(nil), (*CodesFact)(nil), (*StatusFact)(nil)},
+	FactTypes:  []analysis.Fact{(*FuncFact)(nil), (*ClientFact)(nil), (*CodesFact)(nil), (*StatusFact)(nil), (*stdDepsFact)(nil)},
 }
 
 // Result is what the model knows of one package.
@@ -68,6 +68,7 @@ type Result struct {
 	cancel *cancelIndex // cancel.go, built when first asked
 	// statusMemo: what StatusOf found for variables and functions (status.go).
 	statusMemo map[types.Object]StatusKind
+	inert      bool // inert.go
 }
 
 // LayerOf returns the layer made by node n (a loop, label, recursive
@@ -179,6 +180,10 @@ func run(pass *analysis.Pass) (any, error) {
 				}
 			}
 		}
+	}
+	if p.markStdDeps() { // inert.go
+		p.res.inert = true
+		return p.res, nil
 	}
 	p.res.indexWrites()
 	p.indexHelpers()
