@@ -76,6 +76,11 @@
 // UPDATE, a status write, a delete); writes under a branch (the first
 // attempt only), after the retried call, or before a call whose failure
 // returns instead of retrying; loops that are no retry (pages, items).
+// The suggested fix moves the write into the branch that leaves the loop
+// when the call's error is nil, where that is the whole edit: the write's
+// statement has no break or continue and nothing it sets is read elsewhere
+// (but the error the call sets again). Where the write feeds the call or
+// a library closure retries, no edit is offered.
 //
 //	for attempt := 0; attempt < 4; attempt++ {
 //		db.ExecContext(ctx, "INSERT INTO orders ...") // up to 4 orders per call

@@ -77,7 +77,7 @@ func TestRepeatedWrites(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	analysistest.Run(testmod.Shared{T: t, Skip: func(kind, _ string) bool { return kind == "fact" }}, dir, doubleretry.Analyzer, "./repeated")
+	analysistest.RunWithSuggestedFixes(testmod.Shared{T: t, Skip: func(kind, _ string) bool { return kind == "fact" }}, dir, doubleretry.Analyzer, "./repeated")
 }
 
 // TestIdempotencyKey runs POSTs a retry sends again with no idempotency

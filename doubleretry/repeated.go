@@ -57,7 +57,7 @@ func (c *checker) repeatedWrites(l *retrymodel.Layer, writes *effects.Result) {
 			continue
 		}
 		if op := c.failingAfter(l, body, found.Call, ops); op != nil {
-			c.reportRepeated(l, found, op)
+			c.reportRepeated(l, body, st, found, op)
 			return // one finding per layer: the first write names the fault
 		}
 	}
@@ -91,7 +91,7 @@ func (c *checker) failingAfter(l *retrymodel.Layer, body *ast.BlockStmt, w *ast.
 
 func contains(n ast.Node, x ast.Node) bool { return n.Pos() <= x.Pos() && x.End() <= n.End() }
 
-func (c *checker) reportRepeated(l *retrymodel.Layer, w *effects.Write, op *ast.CallExpr) {
+func (c *checker) reportRepeated(l *retrymodel.Layer, body *ast.BlockStmt, st ast.Stmt, w *effects.Write, op *ast.CallExpr) {
 	fset := c.pass.Fset
 	times := "once per attempt, with no bound on the attempts"
 	if n, ok := l.Attempts(); ok {
@@ -103,5 +103,10 @@ func (c *checker) reportRepeated(l *retrymodel.Layer, w *effects.Write, op *ast.
 	}
 	msg := fmt.Sprintf("%s (%s) runs before %s on every attempt of the %s at %s: when %s fails after it, the retry makes it again, %s; make the write after the retried call succeeds, or make it idempotent (an upsert such as ON CONFLICT DO NOTHING, an idempotency key the receiver checks)",
 		what, w.Kind, types.ExprString(op.Fun), l.Name, retrymodel.Shorten(fset, l.Pos), types.ExprString(op.Fun), times)
-	c.pass.Report(analysis.Diagnostic{Pos: w.Call.Pos(), End: w.Call.End(), Category: "repeated-write", Message: msg})
+	var fixes []analysis.SuggestedFix
+	if fix, ok := c.repeatedFix(l, body, st, op); ok { // repeatedfix.go
+		fixes = append(fixes, fix)
+	}
+	c.pass.Report(analysis.Diagnostic{Pos: w.Call.Pos(), End: w.Call.End(), Category: "repeated-write", Message: msg, SuggestedFixes: fixes,
+		Related: []analysis.RelatedInformation{{Pos: op.Pos(), Message: "the retried call"}}})
 }

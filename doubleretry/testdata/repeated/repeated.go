@@ -7,6 +7,7 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"fmt"
 	"net/http"
 	"strings"
 	"time"
@@ -202,4 +203,37 @@ func (s *Store) CopyPages(ctx context.Context, pages []Order) error { // want Co
 		}
 	}
 	return nil
+}
+
+// PlaceBreak inserts before a charge whose success breaks out of the loop;
+// the fix moves the insert into that branch, as in Place.
+func (s *Store) PlaceBreak(ctx context.Context, o Order) error { // want PlaceBreak:"write with ctx param 0 via s\\.db\\.ExecContext at .* \\(adds\\)$"
+	var err error
+	for attempt := 1; attempt <= 3; attempt++ {
+		_, err = s.db.ExecContext(ctx, "INSERT INTO orders (id, body) VALUES ($1, $2)", o.ID, o.Body) // want `s.db.ExecContext \(write\) runs before charge on every attempt of the retry loop at repeated/repeated.go:\d+: when charge fails after it, the retry makes it again, up to 3 times per call`
+		err = charge(ctx, o)
+		if err == nil {
+			break
+		}
+		time.Sleep(time.Duration(attempt) * time.Second)
+	}
+	return err
+}
+
+// PlaceFeeds inserts a row whose id the charge needs: the write feeds the
+// retried call, so moving it is no mechanical edit; reported with no fix.
+func (s *Store) PlaceFeeds(ctx context.Context, o Order) error { // want PlaceFeeds:"write with ctx param 0 via s\\.db\\.ExecContext at .* \\(adds\\)$"
+	var err error
+	for attempt := 0; attempt < 4; attempt++ {
+		res, err := s.db.ExecContext(ctx, "INSERT INTO orders (body) VALUES ($1)", o.Body) // want `s.db.ExecContext \(write\) runs before charge on every attempt of the retry loop at repeated/repeated.go:\d+: when charge fails after it, the retry makes it again, up to 4 times per call`
+		if err != nil {
+			return err
+		}
+		id, _ := res.LastInsertId()
+		if err = charge(ctx, Order{ID: fmt.Sprint(id), Body: o.Body}); err == nil {
+			return nil
+		}
+		time.Sleep(time.Duration(attempt+1) * time.Second)
+	}
+	return err
 }
