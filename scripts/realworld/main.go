@@ -43,6 +43,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	findingsDir := fl.String("findings", "", "read saved findings from `DIR`/OWNER_NAME.json instead of running retryvet")
 	saveDir := fl.String("save", "", "save the findings of each run to `DIR`/OWNER_NAME.json")
 	timeout := fl.Duration("timeout", 30*time.Minute, "time allowed for go vet on one repository")
+	fl.StringVar(&vetFlags, "vetflags", "", "extra `flags` for go vet before the packages, space-separated (e.g. -retrylog, an opt-in check)")
 	if err := fl.Parse(args); err != nil {
 		return 2
 	}
@@ -151,6 +152,9 @@ func buildRetryvet(stderr io.Writer) (string, error) {
 	return bin, nil
 }
 
+// vetFlags are given to go vet before each repository's packages (-vetflags).
+var vetFlags string
+
 // runRepo runs retryvet over one checkout.
 func runRepo(j *judgedRepo, bin, repoDir string, timeout time.Duration, stderr io.Writer) (*result, error) {
 	if head, err := checkoutHead(repoDir); err == nil && head != j.Commit {
@@ -171,7 +175,8 @@ func runRepo(j *judgedRepo, bin, repoDir string, timeout time.Duration, stderr i
 	defer cancel()
 	start := time.Now()
 	fmt.Fprintf(stderr, "%s: go vet %s\n", j.Key(), strings.Join(j.Packages, " "))
-	fs, errs, err := runVet(ctx, absBin, repoDir, filepath.Join(repoDir, filepath.FromSlash(j.Module)), j.Packages)
+	pkgs := append(strings.Fields(vetFlags), j.Packages...)
+	fs, errs, err := runVet(ctx, absBin, repoDir, filepath.Join(repoDir, filepath.FromSlash(j.Module)), pkgs)
 	if err != nil {
 		return nil, err
 	}
