@@ -105,6 +105,7 @@ func run(pass *analysis.Pass) (any, error) {
 		return nil, nil
 	}
 	res := pass.ResultOf[retrymodel.Analyzer].(*retrymodel.Result)
+	defer res.Hold()()
 	if !needsSSA(pass, res) {
 		// Nothing here can need time on a context; a malformed manifest
 		// beside a registration is still said.

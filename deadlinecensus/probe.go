@@ -34,6 +34,7 @@ var Probe = &analysis.Analyzer{
 
 func runProbe(pass *analysis.Pass) (any, error) {
 	res := pass.ResultOf[retrymodel.Analyzer].(*retrymodel.Result)
+	defer res.Hold()()
 	if pos, ok := candidate(res, pass.TypesInfo, pass.Files); ok {
 		pass.Report(analysis.Diagnostic{Pos: pos, Message: ProbeMessage})
 	}

@@ -33,6 +33,7 @@ var Analyzer = &analysis.Analyzer{
 
 func run(pass *analysis.Pass) (any, error) {
 	res := pass.ResultOf[retrymodel.Analyzer].(*retrymodel.Result)
+	defer res.Hold()()
 	infraRetries(pass, res) // the proxy or mesh in front (infra.go)
 	if len(res.Layers) == 0 && len(res.HelperLayers) == 0 {
 		return nil, nil // fast path: no retry layer, nothing can nest

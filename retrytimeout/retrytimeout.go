@@ -51,6 +51,7 @@ type checker struct {
 
 func run(pass *analysis.Pass) (any, error) {
 	res := pass.ResultOf[retrymodel.Analyzer].(*retrymodel.Result)
+	defer res.Hold()()
 	if res.Inert() {
 		return nil, nil
 	}

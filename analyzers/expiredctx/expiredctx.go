@@ -59,10 +59,12 @@ func run(pass *analysis.Pass) (any, error) {
 	if writes == nil {
 		return nil, nil // fast path: no context, nothing to expire; the standard library is in the table
 	}
+	model := pass.ResultOf[retrymodel.Analyzer].(*retrymodel.Result)
+	defer model.Hold()()
 	c := &checker{
 		pass:   pass,
 		info:   pass.TypesInfo,
-		model:  pass.ResultOf[retrymodel.Analyzer].(*retrymodel.Result),
+		model:  model,
 		insp:   pass.ResultOf[inspect.Analyzer].(*inspector.Inspector),
 		module: effects.ModulePath(pass),
 		writes: writes,

@@ -58,13 +58,15 @@ type checker struct {
 }
 
 func run(pass *analysis.Pass) (any, error) {
-	if pass.ResultOf[retrymodel.Analyzer].(*retrymodel.Result).Inert() {
+	model := pass.ResultOf[retrymodel.Analyzer].(*retrymodel.Result)
+	defer model.Hold()()
+	if model.Inert() {
 		return &Result{}, nil
 	}
 	ck := &checker{
 		pass:     pass,
 		info:     pass.TypesInfo,
-		res:      pass.ResultOf[retrymodel.Analyzer].(*retrymodel.Result),
+		res:      model,
 		decls:    map[*types.Func]*ast.FuncDecl{},
 		sums:     map[ast.Node]*summary{},
 		used:     map[*types.Func]bool{},

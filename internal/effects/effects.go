@@ -62,6 +62,7 @@ func run(pass *analysis.Pass) (any, error) {
 		return (*Result)(nil), nil // no context, nothing classified; the standard library is in the table
 	}
 	model := pass.ResultOf[retrymodel.Analyzer].(*retrymodel.Result)
+	defer model.Hold()()
 	c := &Result{
 		pass:   pass,
 		info:   pass.TypesInfo,

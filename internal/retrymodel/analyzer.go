@@ -10,6 +10,7 @@ import (
 	"reflect"
 	"slices"
 	"strings"
+	"sync"
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/analysis/passes/inspect"
@@ -69,6 +70,22 @@ type Result struct {
 	// statusMemo: what StatusOf found for variables and functions (status.go).
 	statusMemo map[types.Object]StatusKind
 	inert      bool // inert.go
+
+	// mu is held by each analyzer that reads the Result (Hold).
+	mu sync.Mutex
+}
+
+// Hold takes the package's model for one analyzer's run and returns its
+// release. The model fills caches when first asked (statuses, the cancel
+// index, interface targets, breaker calls), and the drivers run the
+// analyzers of one package at the same time (unitchecker and checker run
+// independent analyzers in parallel): unguarded, two of them writing one
+// cache is a fatal concurrent map write (seen on prometheus). The
+// analyzers of one package then read the model one after the other; go
+// vet keeps the cores busy with other packages.
+func (r *Result) Hold() (release func()) {
+	r.mu.Lock()
+	return r.mu.Unlock
 }
 
 // LayerOf returns the layer made by node n (a loop, label, recursive
