@@ -30,7 +30,7 @@ import (
 // consumedBodies reports the layer's retried sends of a request with a
 // body built before the retry and never reset in it.
 func (c *checker) consumedBodies(l *retrymodel.Layer) {
-	if l.Body == nil || !retries(l) || l.HelperOf != nil || (l.Kind != retrymodel.Loop && l.Kind != retrymodel.Library) {
+	if l.Body == nil || !retries(l) || (l.Kind != retrymodel.Loop && l.Kind != retrymodel.Library) {
 		return
 	}
 	for _, op := range c.res.RetriedCalls(l) {
