@@ -45,6 +45,9 @@ func (ck *checker) unlogged(l *retrymodel.Layer) {
 	if !retryLog || ck.isExample(l) || strings.HasSuffix(ck.pass.Fset.Position(l.Pos).Filename, "_test.go") {
 		return
 	}
+	if n, ok := l.Attempts(); ok && n <= 1 {
+		return // it never goes round again (a condition that always leaves)
+	}
 	var fix string
 	switch l.Kind {
 	case retrymodel.Loop:
