@@ -4,6 +4,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"slices"
 
 	"golang.org/x/tools/go/analysis"
 
@@ -37,7 +38,7 @@ func (c *checker) repeatedFix(l *retrymodel.Layer, body *ast.BlockStmt, wst ast.
 	if l.Kind != retrymodel.Loop || hasBranch(wst) {
 		return none, false
 	}
-	i := slicesIndex(body.List, wst)
+	i := slices.Index(body.List, wst)
 	if i < 0 {
 		return none, false
 	}
@@ -66,7 +67,7 @@ func (c *checker) repeatedFix(l *retrymodel.Layer, body *ast.BlockStmt, wst ast.
 	if opStmt == nil || ifs == nil || ifs.Else != nil || len(opStmt.Rhs) != 1 || ast.Unparen(opStmt.Rhs[0]) != op || len(ifs.Body.List) == 0 {
 		return none, false
 	}
-	errVar := c.assigned(opStmt.Lhs[len(opStmt.Lhs)-1])
+	errVar := varOf(c.pass.TypesInfo, opStmt.Lhs[len(opStmt.Lhs)-1])
 	if errVar == nil || !c.isNilTest(ifs.Cond, errVar) || !leavesLoop(ifs.Body.List[len(ifs.Body.List)-1]) || c.reads(op, errVar) {
 		return none, false
 	}
@@ -105,15 +106,6 @@ func (c *checker) repeatedFix(l *retrymodel.Layer, body *ast.BlockStmt, wst ast.
 	}, true
 }
 
-func slicesIndex(list []ast.Stmt, st ast.Stmt) int {
-	for i, s := range list {
-		if s == st {
-			return i
-		}
-	}
-	return -1
-}
-
 // hasBranch reports a break, continue, goto or fallthrough under st (not in
 // a closure): moved into another block it could mean something else.
 func hasBranch(st ast.Stmt) bool {
@@ -141,16 +133,6 @@ func leavesLoop(st ast.Stmt) bool {
 	return false
 }
 
-// assigned returns the variable an assignment's left side names.
-func (c *checker) assigned(e ast.Expr) *types.Var {
-	id, ok := ast.Unparen(e).(*ast.Ident)
-	if !ok {
-		return nil
-	}
-	v, _ := c.pass.TypesInfo.ObjectOf(id).(*types.Var)
-	return v
-}
-
 // isNilTest reports cond == (v == nil).
 func (c *checker) isNilTest(cond ast.Expr, v *types.Var) bool {
 	b, ok := ast.Unparen(cond).(*ast.BinaryExpr)
@@ -162,7 +144,7 @@ func (c *checker) isNilTest(cond ast.Expr, v *types.Var) bool {
 		_, isNil := c.pass.TypesInfo.ObjectOf(id).(*types.Nil)
 		return ok && isNil
 	}
-	return c.assigned(b.X) == v && isNil(b.Y) || c.assigned(b.Y) == v && isNil(b.X)
+	return varOf(c.pass.TypesInfo, b.X) == v && isNil(b.Y) || varOf(c.pass.TypesInfo, b.Y) == v && isNil(b.X)
 }
 
 // reads reports whether v is mentioned under n.
@@ -189,7 +171,7 @@ func (c *checker) keptInside(fn ast.Node, wst ast.Stmt, errVar *types.Var, betwe
 			return false
 		case *ast.AssignStmt:
 			for _, lhs := range n.Lhs {
-				if v := c.assigned(lhs); v != nil {
+				if v := varOf(c.pass.TypesInfo, lhs); v != nil {
 					vars[v] = true
 				}
 			}
@@ -200,7 +182,7 @@ func (c *checker) keptInside(fn ast.Node, wst ast.Stmt, errVar *types.Var, betwe
 				}
 			}
 		case *ast.IncDecStmt:
-			if v := c.assigned(n.X); v != nil {
+			if v := varOf(c.pass.TypesInfo, n.X); v != nil {
 				vars[v] = true
 			}
 		}

@@ -13,10 +13,7 @@ import (
 
 // unit is the part of a unit's config (unitchecker.Config) read here.
 type unit struct {
-	ImportPath string
-	Dir        string
-	ModulePath string
-	VetxOnly   bool
+	VetxOnly bool
 }
 
 func readUnit(cfgFile string) (unit, bool) {

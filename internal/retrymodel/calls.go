@@ -259,7 +259,7 @@ func (p *callCtx) isCall(name string, pkgs ...string) func(*ast.CallExpr) bool {
 }
 
 // callee returns the function a call calls, with its package path, or nil.
-func (p *callCtx) callee(call *ast.CallExpr) (*types.Func, string) {
+func (p *pkgCtx) callee(call *ast.CallExpr) (*types.Func, string) {
 	fn, _ := typeutil.Callee(p.info, call).(*types.Func)
 	if fn == nil || fn.Pkg() == nil {
 		return nil, ""
@@ -912,14 +912,14 @@ func (p *callCtx) setOperation(l *Layer, arg ast.Expr) {
 // fallibleCalls lists the calls in body that return an error (the calls
 // that can fail and be repeated), not descending into nested closures
 // handed elsewhere.
-func (p *callCtx) fallibleCalls(body ast.Node) []*ast.CallExpr {
+func (p *pkgCtx) fallibleCalls(body ast.Node) []*ast.CallExpr {
 	var out []*ast.CallExpr
 	ast.Inspect(body, func(n ast.Node) bool {
 		call, ok := n.(*ast.CallExpr)
 		if !ok {
 			return true
 		}
-		if p.pkgCtx.fallible(call) && !p.libHelper(call) {
+		if p.fallible(call) && !p.libHelper(call) {
 			out = append(out, call)
 		}
 		return true
@@ -930,7 +930,7 @@ func (p *callCtx) fallibleCalls(body ast.Node) []*ast.CallExpr {
 // libHelper reports calls of the retry libraries that mark errors
 // (backoff.Permanent, retry.RetryableError, retry.Unrecoverable): they
 // return an error but are not operations.
-func (p *callCtx) libHelper(call *ast.CallExpr) bool {
+func (p *pkgCtx) libHelper(call *ast.CallExpr) bool {
 	_, path := p.callee(call)
 	switch path {
 	case pkgBackoffV2, pkgBackoffV3, pkgBackoffV4, pkgBackoffV5, pkgRetryGo, pkgGoRetry:

@@ -71,7 +71,7 @@ func (p *pkgCtx) findHelpers() {
 		l := &Layer{Kind: Library, Name: "retry helper " + funcName(fn), Pos: call.Pos(), Node: call}
 		switch arg := astutil.Unparen(call.Args[h.param]).(type) {
 		case *ast.FuncLit:
-			l.Body, l.Ops = arg.Body, (&callCtx{pkgCtx: p}).fallibleCalls(arg.Body) // as for a library's closure (calls.go)
+			l.Body, l.Ops = arg.Body, p.fallibleCalls(arg.Body) // as for a library's closure (calls.go)
 		default:
 			if op := p.funcValue(arg); op != nil {
 				l.OpFuncs = []*types.Func{op}

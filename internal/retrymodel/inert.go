@@ -1,6 +1,11 @@
 package retrymodel
 
-import "golang.org/x/tools/go/analysis"
+import (
+	"go/types"
+	"slices"
+
+	"golang.org/x/tools/go/analysis"
+)
 
 // A standard-library package that depends on none of time, context and
 // net, directly or through its imports (runtime, sync, strings, unicode,
@@ -27,17 +32,11 @@ func (p *pkgCtx) markStdDeps() (inert bool) {
 	if !p.inStd() {
 		return false
 	}
-	deps := false
-	switch p.pass.Pkg.Path() {
-	case "time", "context", "net":
-		deps = true
-	}
-	for _, imp := range p.pass.Pkg.Imports() {
-		if deps {
-			break
-		}
-		deps = p.pass.ImportPackageFact(imp, new(stdDepsFact))
-	}
+	path := p.pass.Pkg.Path()
+	deps := path == "time" || path == "context" || path == "net" ||
+		slices.ContainsFunc(p.pass.Pkg.Imports(), func(imp *types.Package) bool {
+			return p.pass.ImportPackageFact(imp, new(stdDepsFact))
+		})
 	if deps {
 		p.pass.ExportPackageFact(new(stdDepsFact))
 	}

@@ -21,6 +21,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 )
@@ -43,7 +44,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	findingsDir := fl.String("findings", "", "read saved findings from `DIR`/OWNER_NAME.json instead of running retryvet")
 	saveDir := fl.String("save", "", "save the findings of each run to `DIR`/OWNER_NAME.json")
 	timeout := fl.Duration("timeout", 30*time.Minute, "time allowed for go vet on one repository")
-	fl.StringVar(&vetFlags, "vetflags", "", "extra `flags` for go vet before the packages, space-separated (e.g. -retrylog, an opt-in check)")
+	vetFlags := fl.String("vetflags", "", "extra `flags` for go vet before the packages, space-separated (e.g. -retrylog, an opt-in check)")
 	if err := fl.Parse(args); err != nil {
 		return 2
 	}
@@ -97,7 +98,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 				defer os.RemoveAll(filepath.Dir(*bin))
 				needBin = false
 			}
-			res, err = runRepo(j, *bin, repoDir, *timeout, stderr)
+			res, err = runRepo(j, *bin, repoDir, strings.Fields(*vetFlags), *timeout, stderr)
 			if err == nil && *saveDir != "" {
 				err = saveResult(*saveDir, j.Key(), res)
 			}
@@ -152,11 +153,8 @@ func buildRetryvet(stderr io.Writer) (string, error) {
 	return bin, nil
 }
 
-// vetFlags are given to go vet before each repository's packages (-vetflags).
-var vetFlags string
-
-// runRepo runs retryvet over one checkout.
-func runRepo(j *judgedRepo, bin, repoDir string, timeout time.Duration, stderr io.Writer) (*result, error) {
+// runRepo runs retryvet over one checkout, with vetFlags before its packages.
+func runRepo(j *judgedRepo, bin, repoDir string, vetFlags []string, timeout time.Duration, stderr io.Writer) (*result, error) {
 	if head, err := checkoutHead(repoDir); err == nil && head != j.Commit {
 		fmt.Fprintf(stderr, "%s: warning: checkout is at %s, the judged file pins %s\n", j.Key(), head, j.Commit)
 	}
@@ -175,7 +173,7 @@ func runRepo(j *judgedRepo, bin, repoDir string, timeout time.Duration, stderr i
 	defer cancel()
 	start := time.Now()
 	fmt.Fprintf(stderr, "%s: go vet %s\n", j.Key(), strings.Join(j.Packages, " "))
-	pkgs := append(strings.Fields(vetFlags), j.Packages...)
+	pkgs := append(slices.Clone(vetFlags), j.Packages...)
 	fs, errs, err := runVet(ctx, absBin, repoDir, filepath.Join(repoDir, filepath.FromSlash(j.Module)), pkgs)
 	if err != nil {
 		return nil, err
