@@ -150,18 +150,13 @@ type BuiltRequest struct {
 	Body ast.Expr
 }
 
-// RequestBuilt returns what the request variable v is built from, when it
-// is given exactly one value, a NewRequest call (req, err :=
-// http.NewRequestWithContext(...)).
+// RequestBuilt returns what the request variable v is built from: a
+// NewRequest call (req, err := http.NewRequestWithContext(...)) that is its
+// only value, or its first when every later value is a copy of itself
+// (req = req.WithContext(ctx), req = req.Clone(ctx)), which shares the
+// body.
 func (r *Result) RequestBuilt(v *types.Var) (BuiltRequest, bool) {
-	w, ok := r.Written(v)
-	if !ok {
-		return BuiltRequest{}, false
-	}
-	call := w.First
-	if call == nil {
-		call, _ = astutil.Unparen(w.Value).(*ast.CallExpr)
-	}
+	call := r.requestCall(v)
 	if call == nil {
 		return BuiltRequest{}, false
 	}
@@ -173,6 +168,47 @@ func (r *Result) RequestBuilt(v *types.Var) (BuiltRequest, bool) {
 		body = nil
 	}
 	return BuiltRequest{Call: call, Method: method, URL: url, Body: body}, true
+}
+
+// requestCall returns the call v is built from (RequestBuilt), or nil.
+func (r *Result) requestCall(v *types.Var) *ast.CallExpr {
+	if w, ok := r.Written(v); ok {
+		if w.First != nil {
+			return w.First
+		}
+		call, _ := astutil.Unparen(w.Value).(*ast.CallExpr)
+		return call
+	}
+	if v == nil || v.Pkg() != r.pass.Pkg || v.IsField() {
+		return nil
+	}
+	vals, ok := r.Writes(v)
+	if !ok || len(vals) < 2 {
+		return nil
+	}
+	for _, x := range vals[1:] {
+		if !r.copiesRequest(x, v) {
+			return nil
+		}
+	}
+	call, _ := astutil.Unparen(vals[0]).(*ast.CallExpr)
+	return call
+}
+
+// copiesRequest reports x as v.WithContext(...) or v.Clone(...): a copy of
+// the request v that shares its body.
+func (r *Result) copiesRequest(x ast.Expr, v *types.Var) bool {
+	call, ok := astutil.Unparen(x).(*ast.CallExpr)
+	if !ok {
+		return false
+	}
+	sel, ok := astutil.Unparen(call.Fun).(*ast.SelectorExpr)
+	if !ok || varOf(r.pass.TypesInfo, sel.X) != v {
+		return false
+	}
+	fn, ok := r.pass.TypesInfo.Uses[sel.Sel].(*types.Func)
+	return ok && RecvName(fn) == "Request" && fn.Pkg() != nil && fn.Pkg().Path() == "net/http" &&
+		(fn.Name() == "WithContext" || fn.Name() == "Clone")
 }
 
 // noBody reports a body argument that sends nothing: nil, http.NoBody, or
