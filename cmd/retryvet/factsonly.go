@@ -11,8 +11,10 @@ import (
 // packages asked for, the standard library included) has no findings to
 // give, so the tool does there only what a fact needs.
 
-// unit is the part of a unit's config (unitchecker.Config) read here.
+// unit is the part of a unit's config (unitchecker.Config) the tool reads
+// before unitchecker does.
 type unit struct {
+	Dir      string
 	VetxOnly bool
 }
 

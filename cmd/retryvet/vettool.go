@@ -44,27 +44,31 @@ func vetTool(all []*analysis.Analyzer) {
 	if slices.Contains(args, "-V=full") || slices.Contains(args, "--V=full") {
 		os.Exit(printVersion(os.Stdout, os.Stderr)) // version.go
 	}
-	if cfg := args[len(args)-1]; strings.HasSuffix(cfg, ".cfg") && !declaresInputs(args[:len(args)-1]) {
+	cfg := args[len(args)-1]
+	if !strings.HasSuffix(cfg, ".cfg") {
+		unitchecker.Main(all...) // -flags: unitchecker answers (and exits)
+		return
+	}
+	u, readable := readUnit(cfg) // factsonly.go; unitchecker reports a config it cannot read
+	if readable && u.Dir != "" && !declaresInputs(args[:len(args)-1]) {
 		// Plain go vet -vettool: the inputs are those of the unit's
 		// module, declared here by the driver's side of the protocol;
 		// the analyzers read no file (the -V=full handshake put their
 		// hash in the tool ID, so go vet's cache keys on them).
-		if err := discoverFor(cfg); err != nil {
+		if err := discoverFor(u.Dir); err != nil {
 			fmt.Fprintf(os.Stderr, "retryvet: %v\n", err)
 			os.Exit(1)
 		}
 	}
-	if cfg := args[len(args)-1]; strings.HasSuffix(cfg, ".cfg") && !testsWanted(args[:len(args)-1]) {
+	if !testsWanted(args[:len(args)-1]) {
 		rewritten, ok := withoutTests(cfg)
 		if !ok {
 			os.Exit(0) // a unit of test files only: nothing to analyse
 		}
 		os.Args[len(os.Args)-1] = rewritten
 	}
-	if cfg := args[len(args)-1]; strings.HasSuffix(cfg, ".cfg") {
-		if u, ok := readUnit(cfg); ok && u.VetxOnly { // factsonly.go
-			all = factAnalyzers(all)
-		}
+	if u.VetxOnly {
+		all = factAnalyzers(all)
 	}
 	unitchecker.Main(all...)
 }
@@ -85,18 +89,10 @@ func declaresInputs(flags []string) bool {
 	return false
 }
 
-// discoverFor declares the inputs of the module of the unit described by
-// cfgFile (its Dir); the manifests are collected only if an analyzer asks.
-func discoverFor(cfgFile string) error {
-	data, err := os.ReadFile(cfgFile)
-	if err != nil {
-		return err
-	}
-	var cfg struct{ Dir string }
-	if err := json.Unmarshal(data, &cfg); err != nil || cfg.Dir == "" {
-		return nil // unitchecker reports a config it cannot read
-	}
-	p, text, err := values.Discover(cfg.Dir)
+// discoverFor declares the inputs of the module of the unit in dir; the
+// manifests are collected only if an analyzer asks.
+func discoverFor(dir string) error {
+	p, text, err := values.Discover(dir)
 	if err != nil {
 		return err
 	}
@@ -106,7 +102,7 @@ func discoverFor(cfgFile string) error {
 		}
 	}
 	infra.UseLazy(func() *infra.Bundle {
-		if root := infra.ModuleRoot(cfg.Dir); root != "" {
+		if root := infra.ModuleRoot(dir); root != "" {
 			return infra.Collect(root)
 		}
 		return nil
