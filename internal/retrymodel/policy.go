@@ -26,6 +26,15 @@ type counter struct {
 	startOK  bool
 	stepPos  token.Pos // the increment (NoPos: the for statement's post)
 	inHeader bool
+	down     bool // stepped by attempts-- (a count-down from the budget)
+}
+
+// at is the counter's value k steps after its start.
+func (c *counter) at(k int64) int64 {
+	if c.down {
+		return c.start - k
+	}
+	return c.start + k
 }
 
 // loopPolicy fills l.Policy for a hand-rolled loop, goto loop or recursion.
@@ -213,12 +222,20 @@ func (p *pkgCtx) headerCounter(pol *Policy, f *ast.ForStmt) (*counter, bool) {
 	if v == nil {
 		return nil, false
 	}
-	c := &counter{v: v, inHeader: true}
+	c := &counter{v: v, inHeader: true, down: p.stepsDown(f.Post, v)}
 	c.start, c.startOK = p.initialValue(v, f.Init)
 	pol.Attempts = Value{Set: true, Pos: bound.Pos()}
 	if n, ok := p.fold.Int(bound); ok && c.startOK {
-		total := n - c.start
-		if op == token.LEQ {
+		var total int64
+		switch {
+		case !c.down && (op == token.LSS || op == token.LEQ):
+			total = n - c.start // for i := 0; i < n; i++
+		case c.down && (op == token.GTR || op == token.GEQ):
+			total = c.start - n // for left := n; left > 0; left--
+		default:
+			return c, true // a loop that never ends on its counter: not read
+		}
+		if op == token.LEQ || op == token.GEQ {
 			total++
 		}
 		if total > 0 && p.opBeforeLoop(f, v) {
@@ -229,6 +246,22 @@ func (p *pkgCtx) headerCounter(pol *Policy, f *ast.ForStmt) (*counter, bool) {
 		pol.Attempts.Known, pol.Attempts.N = true, max(total, 1)
 	}
 	return c, true
+}
+
+// stepsDown reports a for clause's post statement that steps v down by
+// one: v-- or v -= 1.
+func (p *pkgCtx) stepsDown(post ast.Stmt, v *types.Var) bool {
+	switch st := post.(type) {
+	case *ast.IncDecStmt:
+		return st.Tok == token.DEC && p.varOf(st.X) == v
+	case *ast.AssignStmt:
+		if st.Tok != token.SUB_ASSIGN || len(st.Lhs) != 1 || p.varOf(st.Lhs[0]) != v {
+			return false
+		}
+		n, ok := p.fold.Int(st.Rhs[0])
+		return ok && n == 1
+	}
+	return false
 }
 
 // counterSide returns the counter, the bound and the comparison with the
@@ -345,7 +378,7 @@ func (p *pkgCtx) counterTest(pol *Policy, b *ast.BinaryExpr, ifs *ast.IfStmt, bo
 	if v == nil || !isIntegral(v.Type()) {
 		return nil
 	}
-	step := p.stepOf(v, body)
+	step, down := p.stepOf(v, body)
 	if !step.IsValid() {
 		return nil
 	}
@@ -353,7 +386,7 @@ func (p *pkgCtx) counterTest(pol *Policy, b *ast.BinaryExpr, ifs *ast.IfStmt, bo
 		// `if verbose && attempt > 0 { log }` neither gives up nor retries.
 		return nil
 	}
-	c := &counter{v: v, stepPos: step}
+	c := &counter{v: v, stepPos: step, down: down}
 	c.start, c.startOK = p.declValue(v)
 	inPost := p.post != nil && step == p.post.Pos()
 	c.inHeader = inPost // stepped after the body, like a counted for clause
@@ -386,9 +419,9 @@ func (p *pkgCtx) helperCounter(pol *Policy, body *ast.BlockStmt) *counter {
 			if v == nil || !isIntegral(v.Type()) {
 				continue
 			}
-			step := p.stepOf(v, body)
-			if !step.IsValid() {
-				continue
+			step, down := p.stepOf(v, body)
+			if !step.IsValid() || down {
+				continue // a helper's `attempts > max` reads a count up
 			}
 			param := sig.Params().At(i)
 			for _, st := range decl.Body.List {
@@ -427,9 +460,9 @@ func (p *pkgCtx) attemptsFromTest(pol *Policy, c *counter, bound ast.Expr, op to
 	}
 	at := func(k int64) int64 {
 		if stepBefore {
-			return c.start + k
+			return c.at(k)
 		}
-		return c.start + k - 1
+		return c.at(k - 1)
 	}
 	for k := int64(1); k <= 10000; k++ {
 		x := at(k)
@@ -453,24 +486,23 @@ func (p *pkgCtx) attemptsFromTest(pol *Policy, c *counter, bound ast.Expr, op to
 	}
 }
 
-// stepOf finds the statement that steps the counter once a turn.
-func (p *pkgCtx) stepOf(v *types.Var, body *ast.BlockStmt) token.Pos {
-	if inc, ok := p.post.(*ast.IncDecStmt); ok && inc.Tok == token.INC {
-		if id, ok := inc.X.(*ast.Ident); ok && p.identVar(id) == v {
-			return inc.Pos() // for ...; ; attempt++: after the body
-		}
+// stepOf finds the statement that steps the counter once a turn, and
+// whether it steps it down (attempts--, left -= 1: a count-down from the
+// budget).
+func (p *pkgCtx) stepOf(v *types.Var, body *ast.BlockStmt) (pos token.Pos, down bool) {
+	if inc, ok := p.post.(*ast.IncDecStmt); ok && p.varOf(inc.X) == v {
+		return inc.Pos(), inc.Tok == token.DEC // for ...; ; attempt++: after the body
 	}
-	var pos token.Pos
 	ast.Inspect(body, func(n ast.Node) bool {
 		switch n := n.(type) {
 		case *ast.IncDecStmt:
-			if id, ok := n.X.(*ast.Ident); ok && p.identVar(id) == v && n.Tok == token.INC {
-				pos = n.Pos()
+			if p.varOf(n.X) == v {
+				pos, down = n.Pos(), n.Tok == token.DEC
 			}
 		case *ast.AssignStmt:
-			if n.Tok == token.ADD_ASSIGN && len(n.Lhs) == 1 {
-				if id, ok := n.Lhs[0].(*ast.Ident); ok && p.identVar(id) == v {
-					pos = n.Pos()
+			if (n.Tok == token.ADD_ASSIGN || n.Tok == token.SUB_ASSIGN) && len(n.Lhs) == 1 && p.varOf(n.Lhs[0]) == v {
+				if k, ok := p.fold.Int(n.Rhs[0]); ok && k == 1 || n.Tok == token.ADD_ASSIGN {
+					pos, down = n.Pos(), n.Tok == token.SUB_ASSIGN
 				}
 			}
 		case *ast.CallExpr:
@@ -480,16 +512,16 @@ func (p *pkgCtx) stepOf(v *types.Var, body *ast.BlockStmt) token.Pos {
 				return true
 			}
 			for _, a := range n.Args {
-				if b, ok := a.(*ast.BinaryExpr); ok && b.Op == token.ADD {
+				if b, ok := a.(*ast.BinaryExpr); ok && (b.Op == token.ADD || b.Op == token.SUB) {
 					if id, ok := b.X.(*ast.Ident); ok && p.identVar(id) == v {
-						pos = n.Pos()
+						pos, down = n.Pos(), b.Op == token.SUB
 					}
 				}
 			}
 		}
 		return !pos.IsValid()
 	})
-	return pos
+	return pos, down
 }
 
 // blockLeavesAny: the block ends in a return or any break.
@@ -535,14 +567,14 @@ func (p *pkgCtx) schedule(pol *Policy, w *waitSite, body *ast.BlockStmt, ctr *co
 			}
 		}
 		if ctr != nil && ctr.v != nil && ctr.startOK {
-			val := ctr.start + int64(k)
+			steps := int64(k)
 			if !ctr.inHeader && ctr.stepPos.IsValid() && ctr.stepPos < w.node.Pos() {
-				val++
+				steps++
 			}
 			if waitFirst {
-				val++ // the wait precedes the attempt in the body: turn k+1 waits before attempt k+2
+				steps++ // the wait precedes the attempt in the body: turn k+1 waits before attempt k+2
 			}
-			bind[ctr.v] = constant.MakeInt64(val)
+			bind[ctr.v] = constant.MakeInt64(ctr.at(steps))
 		}
 		iv, ok := p.evalWait(w, bind)
 		if !ok || iv.hi > iv.lo && iv.lo <= 0 {

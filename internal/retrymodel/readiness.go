@@ -265,7 +265,10 @@ func (p *pkgCtx) waitsFirst(body *ast.BlockStmt, ops []*ast.CallExpr, waits []wa
 // changes (the counter, a growing delay): a backoff, not an interval.
 func (p *pkgCtx) changesPerTurn(dur ast.Expr, body *ast.BlockStmt) bool {
 	return dur != nil && p.mentions(dur, func(v *types.Var) bool {
-		if _, grows := p.growingVars(body)[v]; grows || p.stepOf(v, body).IsValid() {
+		if _, grows := p.growingVars(body)[v]; grows {
+			return true
+		}
+		if step, _ := p.stepOf(v, body); step.IsValid() {
 			return true
 		}
 		is := func(k *types.Var) bool { return k == v }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"net/http"
+	"time"
 )
 
 // A loop bounded by a counter the body steps in every turn: a retry
@@ -76,4 +77,55 @@ func drain(ctx context.Context, r reader, budget int) error {
 		}
 	}
 	return errors.New("budget spent")
+}
+
+// A count-down from a budget declared before the loop: 4 attempts, not
+// the one a count up from 4 to 0 would give.
+func sendCountDown(ctx context.Context, c *http.Client, url string) error {
+	attempts := 4
+	var err error
+	for ; attempts > 0; attempts-- { // want `retry loop: attempts=4 waits=1s,2s,3s jitter=no`
+		err = send(ctx, c, url)
+		if err == nil {
+			return nil
+		}
+		pause(ctx, time.Duration(5-attempts)*time.Second)
+	}
+	return err
+}
+
+// ... down to and with 0: one more.
+func sendDownToZero(ctx context.Context, c *http.Client, url string) error {
+	var err error
+	for left := 2; left >= 0; left-- { // want `retry loop: attempts=3 jitter=no`
+		if err = send(ctx, c, url); err == nil {
+			return nil
+		}
+	}
+	return err
+}
+
+// ... and stepped in the body, tested after the step.
+func sendTriesLeft(ctx context.Context, c *http.Client, url string) error {
+	tries := 3
+	for { // want `retry loop: attempts=3 waits=2s,2s jitter=no`
+		err := send(ctx, c, url)
+		if err == nil {
+			return nil
+		}
+		tries--
+		if tries == 0 {
+			return err
+		}
+		pause(ctx, 2*time.Second)
+	}
+}
+
+func pause(ctx context.Context, d time.Duration) {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+	case <-t.C:
+	}
 }
