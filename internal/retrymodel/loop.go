@@ -326,7 +326,7 @@ func (p *pkgCtx) afterStatusSwitch(sw *ast.SwitchStmt, at path, loop ast.Node, s
 		case p.continuesOrWaits(block, loop):
 			outs = append(outs, failurePath)
 		default:
-			outs = append(outs, unknownPath)
+			outs = append(outs, p.casePath(sw.Tag, clause, s))
 		}
 	}
 	if !hasDefault {
@@ -341,6 +341,42 @@ func (p *pkgCtx) afterStatusSwitch(sw *ast.SwitchStmt, at path, loop ast.Node, s
 		}
 	}
 	return outs[0]
+}
+
+// casePath is the side of a status switch's clause read from its cases:
+// case 429, 503 (every status an error) is the failure path, case 200,
+// 204 the success path; a default, or cases of both kinds, say nothing.
+func (p *pkgCtx) casePath(tag ast.Expr, clause *ast.CaseClause, s *loopShape) path {
+	if len(clause.List) == 0 {
+		return unknownPath
+	}
+	out := unknownPath
+	for i, e := range clause.List {
+		var at path
+		switch {
+		case tag != nil:
+			n, ok := p.fold.Int(e)
+			switch {
+			case !ok:
+				return unknownPath
+			case n >= 400:
+				at = failurePath
+			default:
+				at = successPath
+			}
+		default:
+			b, ok := astutil.Unparen(e).(*ast.BinaryExpr)
+			if !ok {
+				return unknownPath
+			}
+			at = p.statusPath(b, s)
+		}
+		if at == unknownPath || i > 0 && at != out {
+			return unknownPath
+		}
+		out = at
+	}
+	return out
 }
 
 func terminates(st ast.Stmt) bool {
@@ -432,7 +468,14 @@ func (p *pkgCtx) keepRetried(loop ast.Node, body *ast.BlockStmt, cond ast.Expr, 
 		p.inspectRegion(body, func(n ast.Node) bool {
 			if sw, ok := n.(*ast.SwitchStmt); ok && p.statusSwitch(sw, t) {
 				for _, cc := range sw.Body.List {
-					if clause, ok := cc.(*ast.CaseClause); ok && p.continuesOrWaits(&ast.BlockStmt{List: clause.Body}, loop) {
+					clause, ok := cc.(*ast.CaseClause)
+					if !ok {
+						continue
+					}
+					block := &ast.BlockStmt{List: clause.Body}
+					// case 429, 503: wait; or case 200: return, the other
+					// statuses going on past the switch.
+					if p.continuesOrWaits(block, loop) || p.casePath(sw.Tag, clause, t) == successPath && p.blockLeavesAny(block) {
 						retried[v] = true
 					}
 				}
