@@ -24,6 +24,14 @@
 //     reported only for a retry of an API that sends 529 (an LLM API:
 //     Anthropic's, or an SDK or gateway in front of one); a module proxy
 //     or a database never sends it.
+//   - A list of transient answers that stops at the server (category
+//     gateway): 429 and 503 retried, 502 and 504 given up on without
+//     reading the error. A restart or overload behind a proxy or load
+//     balancer reaches the client as 502 (no upstream) or 504 (upstream
+//     too slow) as often as 503, and fails the call at once while the
+//     same event answered as 503 is retried (the OTLP exporter's fix
+//     509c23eb; the OTLP spec lists 502, 503 and 504). 503 alone, without
+//     429, stays a choice.
 //   - Permanent codes retried: 400, 401, 403, 404, 413 and 422 fail the
 //     same way on every attempt (for 413, shrink the input instead). A
 //     code retried only after reading the error's code or message (a

@@ -487,6 +487,13 @@ func (ck *checker) check(d *decision) {
 		}
 	}
 
+	// A list of transient answers (429 and 503: limited, unavailable) that
+	// leaves out what a proxy or load balancer in front of the server
+	// answers for the same restart or overload (502, 504).
+	if len(listed) == 1 && listed[0] == 503 && d.retried[tooMany] {
+		ck.gatewayCodes(d, first)
+	}
+
 	// 2. Permanent codes retried.
 	var perm []int
 	var pa *atom

@@ -61,14 +61,17 @@ func TestRetryStatus(t *testing.T) {
 //     err == nil path through a switch, a set, a local copy or a combined
 //     condition);
 //   - example: one 5xx code is no enumeration, and Example functions are
-//     documentation; two codes in production code are reported.
+//     documentation; two codes in production code are reported;
+//   - gateway: 429 and 503 retried with 502 and 504 given up on (a switch
+//     whose cases fall out to the wait, an if on a copied code), beside a
+//     full list, 503 alone and a handler answering 429 and 503.
 func TestModelCases(t *testing.T) {
 	testmod.Download(t, "testdata")
 	dir, err := filepath.Abs("testdata")
 	if err != nil {
 		t.Fatal(err)
 	}
-	analysistest.Run(t, dir, retrystatus.Analyzer, "./gaps", "./example")
+	analysistest.Run(t, dir, retrystatus.Analyzer, "./gaps", "./example", "./gateway")
 }
 
 // TestProvenance runs the classifiers a status provenance finds wherever

@@ -38,3 +38,27 @@ func (ck *checker) stops429(d *decision, atoms []*atom) {
 
 // tooMany is the rate-limit status.
 const tooMany = 429
+
+// gatewayCodes reports a decision that retries 429 and 503 and gives up on
+// both 502 and 504 without reading the error: a restart behind a proxy or
+// load balancer reaches the client as 502 (no upstream) or 504 (upstream
+// too slow), and fails at once while the same restart seen as 503 is
+// retried (the OTLP exporter's fix 509c23eb).
+func (ck *checker) gatewayCodes(d *decision, a *atom) {
+	for _, c := range []int{502, 504} {
+		if d.retried[c] || !d.stopBlind[c] {
+			return
+		}
+	}
+	each := ""
+	if n, ok := d.layer.Attempts(); ok && n > 1 {
+		each = fmt.Sprintf(" with %d attempts left", n-1)
+	}
+	operand := a.operand
+	if operand == "" {
+		operand = "code"
+	}
+	msg := fmt.Sprintf("retry decision retries 429 and 503%s but not 502 or 504: a proxy or load balancer in front of the server answers those for the same restart or overload, and the call fails at once%s; retry 502 and 504 too (or %s >= 500)",
+		viaText(a), each, operand)
+	ck.report(a, "gateway", msg, nil)
+}

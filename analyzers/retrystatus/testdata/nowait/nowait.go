@@ -48,7 +48,7 @@ func Send(ctx context.Context, hc *http.Client, url string) (*http.Response, err
 		if err != nil {
 			return nil, err
 		}
-		if resp.StatusCode == http.StatusTooManyRequests || resp.StatusCode == http.StatusServiceUnavailable {
+		if resp.StatusCode == http.StatusTooManyRequests || resp.StatusCode == http.StatusServiceUnavailable { // want `retry decision retries 429 and 503 but not 502 or 504`
 			resp.Body.Close()
 			continue
 		}
