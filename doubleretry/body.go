@@ -3,6 +3,7 @@ package doubleretry
 import (
 	"fmt"
 	"go/ast"
+	"go/token"
 	"go/types"
 
 	"golang.org/x/tools/go/analysis"
@@ -26,6 +27,8 @@ import (
 // attempt, when the loop sets req.Body (from GetBody, a new reader) or
 // seeks the body back, when the request is handed to another function in
 // the loop (what it does is not read), and for a request without a body.
+// A request the retrying function is handed counts when a caller builds it
+// with a body, or when it comes through a client's Do (RequestParamSource).
 
 // consumedBodies reports the layer's retried sends of a request with a
 // body built before the retry and never reset in it.
@@ -34,35 +37,101 @@ func (c *checker) consumedBodies(l *retrymodel.Layer) {
 		return
 	}
 	for _, op := range c.res.RetriedCalls(l) {
-		req := c.sentRequest(op)
+		req := c.resentRequest(op)
 		if req == nil || l.Body.Pos() <= req.Pos() && req.Pos() < l.Body.End() {
 			continue // built in each attempt
 		}
-		br, ok := c.res.RequestBuilt(req)
-		if !ok || br.Body == nil || br.Call.Pos() >= l.Body.Pos() {
+		var src retrymodel.RequestSource
+		if br, ok := c.res.RequestBuilt(req); ok {
+			if br.Body == nil || br.Call.Pos() >= l.Body.Pos() || c.rebuiltIn(l.Body, req) {
+				continue
+			}
+			src.Built = br
+		} else if s, ok := c.res.RequestParamSource(l.Func, req); ok && !c.readsBody(req, l) {
+			src = s // the request the function is handed
+		} else {
 			continue
 		}
-		if c.handedOn(l.Body, op, "Body", req, varOf(c.pass.TypesInfo, br.Body)) || c.rewinds(l.Body) {
-			continue
+		var bodyVar *types.Var
+		if src.Built.Call != nil {
+			bodyVar = varOf(c.pass.TypesInfo, src.Built.Body)
 		}
-		method := br.Method
-		if method == "" {
-			method = "HTTP"
+		if c.handedOn(l.Body, op, "Body", req, bodyVar) || c.rewinds(l.Body) {
+			continue
 		}
 		times := "every retry"
 		if n, ok := l.Attempts(); ok {
 			times = fmt.Sprintf("each of its %d retries", n-1)
 		}
+		what, at := "", token.NoPos
+		switch {
+		case src.Client != nil:
+			what = fmt.Sprintf("the request handed to %s (a client's Do: its callers' POST and PUT bodies too)", retrymodel.FuncName(src.Client))
+			at = src.Client.Pos()
+		default:
+			method := src.Built.Method
+			if method == "" {
+				method = "HTTP"
+			}
+			what = fmt.Sprintf("the %s request built at %s", method, retrymodel.Shorten(c.pass.Fset, src.Built.Call.Pos()))
+			at = src.Built.Call.Pos()
+		}
 		c.pass.Report(analysis.Diagnostic{
 			Pos:      op.Pos(),
 			End:      op.End(),
 			Category: "consumed-body",
-			Message: fmt.Sprintf("the %s request built at %s is sent again by the %s at %s with the body the first attempt read to its end: %s sends an empty body (net/http refuses it, ContentLength with Body length 0, or the server gets nothing); build the request in each attempt, or set req.Body from req.GetBody() before each send",
-				method, retrymodel.Shorten(c.pass.Fset, br.Call.Pos()), l.Name, retrymodel.Shorten(c.pass.Fset, l.Pos), times),
-			Related: []analysis.RelatedInformation{{Pos: br.Call.Pos(), Message: "the request and its body"}},
+			Message: fmt.Sprintf("%s is sent again by the %s at %s with the body the first attempt read to its end: %s sends an empty body (net/http refuses it, ContentLength with Body length 0, or the server gets nothing); build the request in each attempt, or set req.Body from req.GetBody() before each send",
+				what, l.Name, retrymodel.Shorten(c.pass.Fset, l.Pos), times),
+			Related: []analysis.RelatedInformation{{Pos: at, Message: "the request and its body"}},
 		})
 		return // one finding per layer
 	}
+}
+
+// rebuiltIn reports a request variable given a value inside region: a
+// new request each attempt.
+func (c *checker) rebuiltIn(region ast.Node, req *types.Var) bool {
+	vals, _ := c.res.Writes(req)
+	for _, x := range vals {
+		if x != nil && region.Pos() <= x.Pos() && x.Pos() < region.End() {
+			return true
+		}
+	}
+	return false
+}
+
+// resentRequest is the request variable a retried send hands on:
+// http.Client.Do(req), or a method of an interface or a func value shaped
+// like it (an HTTP client behind an interface; its Do reads the body as
+// Client.Do does).
+func (c *checker) resentRequest(op *ast.CallExpr) *types.Var {
+	if v := c.sentRequest(op); v != nil {
+		return v
+	}
+	if len(op.Args) != 1 || !retrymodel.DoShapedCall(c.pass.TypesInfo, op) {
+		return nil
+	}
+	return varOf(c.pass.TypesInfo, op.Args[0])
+}
+
+// readsBody reports a function that looks at its request's body (req.Body,
+// req.GetBody, req.ContentLength): it handles bodies in a way of its own.
+func (c *checker) readsBody(req *types.Var, l *retrymodel.Layer) bool {
+	body := c.funcBody(l)
+	if body == nil {
+		return true
+	}
+	found := false
+	ast.Inspect(body, func(n ast.Node) bool {
+		if sel, ok := n.(*ast.SelectorExpr); ok && varOf(c.pass.TypesInfo, sel.X) == req {
+			switch sel.Sel.Name {
+			case "Body", "GetBody", "ContentLength":
+				found = true
+			}
+		}
+		return !found
+	})
+	return found
 }
 
 // rewinds reports a region that seeks a body back: a Seek of a reader

@@ -115,7 +115,13 @@
 // body. Quiet when the request is built in each attempt, the loop sets
 // req.Body (from GetBody, a new reader) or seeks the body back, the
 // request or its body is handed to another function in the loop, or it
-// has no body.
+// has no body. The request may be built in one of several branches, and
+// may be the retrying function's parameter: then a caller in the package
+// builds it with a body (through a few calls), or it arrives through an
+// exported method shaped like http.Client.Do, which stands for a client
+// and so gets every caller's POST and PUT. The send may also be a method
+// of an interface of that shape. Quiet when the function looks at the
+// request's Body, GetBody or ContentLength itself.
 //
 // Where it is one edit, a suggested fix turns the SDK's retries off at the
 // client's construction (option.WithMaxRetries(0)), leaving the policy to the

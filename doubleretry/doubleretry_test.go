@@ -98,7 +98,9 @@ func TestIdempotencyKey(t *testing.T) {
 // TestConsumedBody runs retries that send again a request whose body the
 // first attempt read (a loop, a go-retry closure), beside requests built
 // in each attempt, bodies given back by GetBody or a seek, and a GET
-// (body.go).
+// (body.go); and a request the retrying function is handed, built with a
+// body by its caller or arriving through a client's Do, beside a helper
+// handed GETs only and wrappers that rewind or skip bodies (param.go).
 func TestConsumedBody(t *testing.T) {
 	testmod.Download(t, "testdata")
 	dir, err := filepath.Abs("testdata")

@@ -347,3 +347,18 @@ func LoopbackURL(u string) bool {
 	host = strings.ToLower(host)
 	return host == "localhost" || strings.HasSuffix(host, ".localhost") || host == "::1" || strings.HasPrefix(host, "127.")
 }
+
+// DoShapedCall reports a call of a method of an interface shaped
+// Do(*http.Request) (*http.Response, error), or of a func value of that
+// shape: an HTTP client the caller cannot see, which reads and closes the
+// request's body as http.Client.Do does.
+func DoShapedCall(info *types.Info, call *ast.CallExpr) bool {
+	switch callee := typeutil.Callee(info, call).(type) {
+	case *types.Func:
+		return httpDoer(callee)
+	case *types.Var:
+		sig, ok := callee.Type().Underlying().(*types.Signature)
+		return ok && doShaped(sig)
+	}
+	return false
+}

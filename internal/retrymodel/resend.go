@@ -158,7 +158,7 @@ type BuiltRequest struct {
 func (r *Result) RequestBuilt(v *types.Var) (BuiltRequest, bool) {
 	call := r.requestCall(v)
 	if call == nil {
-		return BuiltRequest{}, false
+		return r.requestBuiltInBranches(v)
 	}
 	method, url, body, ok := newRequestArgs(r.pass.TypesInfo, call)
 	if !ok {
@@ -168,6 +168,42 @@ func (r *Result) RequestBuilt(v *types.Var) (BuiltRequest, bool) {
 		body = nil
 	}
 	return BuiltRequest{Call: call, Method: method, URL: url, Body: body}, true
+}
+
+// requestBuiltInBranches reads a request built in one of several places
+// (var req *http.Request; if body != nil { req, err = NewRequest(..., buf)
+// } else { req, err = NewRequest(..., nil) }), every value a NewRequest or
+// a copy of the request: the first built with a body, else the first.
+func (r *Result) requestBuiltInBranches(v *types.Var) (BuiltRequest, bool) {
+	if v == nil || v.Pkg() != r.pass.Pkg || v.IsField() {
+		return BuiltRequest{}, false
+	}
+	vals, ok := r.Writes(v)
+	if !ok {
+		return BuiltRequest{}, false
+	}
+	var first BuiltRequest
+	for _, x := range vals {
+		if x == nil && r.declaredBare(v) || x != nil && r.copiesRequest(x, v) {
+			continue
+		}
+		call, ok := astutil.Unparen(x).(*ast.CallExpr)
+		if !ok {
+			return BuiltRequest{}, false
+		}
+		method, url, body, ok := newRequestArgs(r.pass.TypesInfo, call)
+		if !ok {
+			return BuiltRequest{}, false
+		}
+		if r.noBody(body) {
+			body = nil
+		}
+		br := BuiltRequest{Call: call, Method: method, URL: url, Body: body}
+		if first.Call == nil || first.Body == nil && body != nil {
+			first = br
+		}
+	}
+	return first, first.Call != nil
 }
 
 // requestCall returns the call v is built from (RequestBuilt), or nil.
