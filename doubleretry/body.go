@@ -66,7 +66,11 @@ func (c *checker) consumedBodies(l *retrymodel.Layer) {
 		what, at := "", token.NoPos
 		switch {
 		case src.Client != nil:
-			what = fmt.Sprintf("the request handed to %s (a client's Do: its callers' POST and PUT bodies too)", retrymodel.FuncName(src.Client))
+			kind := "a client's Do"
+			if src.Client.Name() == "RoundTrip" {
+				kind = "a RoundTripper: its client's every request"
+			}
+			what = fmt.Sprintf("the request handed to %s (%s, POST and PUT bodies too)", retrymodel.FuncName(src.Client), kind)
 			at = src.Client.Pos()
 		default:
 			method := src.Built.Method

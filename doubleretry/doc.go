@@ -118,8 +118,9 @@
 // has no body. The request may be built in one of several branches, and
 // may be the retrying function's parameter: then a caller in the package
 // builds it with a body (through a few calls), or it arrives through an
-// exported method shaped like http.Client.Do, which stands for a client
-// and so gets every caller's POST and PUT. The send may also be a method
+// exported method shaped like http.Client.Do (a wrapper's Do, a retrying
+// RoundTripper's RoundTrip), which stands for a client and so gets every
+// caller's POST and PUT. The send may also be a method
 // of an interface of that shape. Quiet when the function looks at the
 // request's Body, GetBody or ContentLength itself.
 //

@@ -65,7 +65,7 @@ func (c *Retrying) retry(r *http.Request) (*http.Response, error) {
 	var resp *http.Response
 	var err error
 	for i := 0; i < 4; i++ {
-		resp, err = c.next.Do(r) // want `the request handed to body.\(\*Retrying\).Do \(a client's Do: its callers' POST and PUT bodies too\) is sent again by the retry loop at body/param.go:\d+ .*each of its 3 retries sends an empty body`
+		resp, err = c.next.Do(r) // want `the request handed to body.\(\*Retrying\).Do \(a client's Do, POST and PUT bodies too\) is sent again by the retry loop at body/param.go:\d+ .*each of its 3 retries sends an empty body`
 		if err == nil && resp.StatusCode < 500 {
 			return resp, nil
 		}

@@ -18,7 +18,7 @@ type retryTransport struct{ next http.RoundTripper }
 func (t *retryTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	var last error
 	for i := 0; i < 3; i++ {
-		resp, err := t.next.RoundTrip(req)
+		resp, err := t.next.RoundTrip(req) // want `the request handed to transport.\(\*retryTransport\).RoundTrip \(a RoundTripper: its client's every request, POST and PUT bodies too\) is sent again by the retry loop at transport/transport.go:20 with the body the first attempt read to its end`
 		if err == nil && resp.StatusCode < 500 {
 			return resp, nil
 		}

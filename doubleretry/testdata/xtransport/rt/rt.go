@@ -16,7 +16,7 @@ func (t *Retrying) RoundTrip(req *http.Request) (*http.Response, error) {
 	var resp *http.Response
 	var err error
 	for i := 0; i < 3; i++ {
-		resp, err = t.Next.RoundTrip(req)
+		resp, err = t.Next.RoundTrip(req) // want `the request handed to rt.\(\*Retrying\).RoundTrip \(a RoundTripper: its client's every request, POST and PUT bodies too\) is sent again`
 		if err == nil && resp.StatusCode < 500 {
 			return resp, nil
 		}
