@@ -344,8 +344,10 @@ func (p *pkgCtx) afterStatusSwitch(sw *ast.SwitchStmt, at path, loop ast.Node, s
 }
 
 // casePath is the side of a status switch's clause read from its cases:
-// case 429, 503 (every status an error) is the failure path, case 200,
-// 204 the success path; a default, or cases of both kinds, say nothing.
+// case 429, 503 (every status a transient failure: 408, 429, 5xx) is the
+// failure path, case 200, 204 the success path; a default, cases of both
+// kinds, and other 4xx say nothing (case 401 falling out after a token
+// refresh is a handshake, not a retry).
 func (p *pkgCtx) casePath(tag ast.Expr, clause *ast.CaseClause, s *loopShape) path {
 	if len(clause.List) == 0 {
 		return unknownPath
@@ -359,10 +361,12 @@ func (p *pkgCtx) casePath(tag ast.Expr, clause *ast.CaseClause, s *loopShape) pa
 			switch {
 			case !ok:
 				return unknownPath
-			case n >= 400:
+			case n == 408 || n == 429 || n >= 500:
 				at = failurePath
-			default:
+			case n < 400:
 				at = successPath
+			default:
+				return unknownPath
 			}
 		default:
 			b, ok := astutil.Unparen(e).(*ast.BinaryExpr)
@@ -467,17 +471,26 @@ func (p *pkgCtx) keepRetried(loop ast.Node, body *ast.BlockStmt, cond ast.Expr, 
 		}
 		p.inspectRegion(body, func(n ast.Node) bool {
 			if sw, ok := n.(*ast.SwitchStmt); ok && p.statusSwitch(sw, t) {
+				// case 429, 503: wait; or case 200: return with case 429,
+				// 503 falling out of the switch to go round.
+				leavesOnSuccess, failsOn := false, false
 				for _, cc := range sw.Body.List {
 					clause, ok := cc.(*ast.CaseClause)
 					if !ok {
 						continue
 					}
 					block := &ast.BlockStmt{List: clause.Body}
-					// case 429, 503: wait; or case 200: return, the other
-					// statuses going on past the switch.
-					if p.continuesOrWaits(block, loop) || p.casePath(sw.Tag, clause, t) == successPath && p.blockLeavesAny(block) {
+					switch at := p.casePath(sw.Tag, clause, t); {
+					case p.continuesOrWaits(block, loop):
 						retried[v] = true
+					case at == successPath && p.blockLeavesAny(block):
+						leavesOnSuccess = true
+					case at == failurePath && (len(clause.Body) == 0 || !terminates(clause.Body[len(clause.Body)-1])):
+						failsOn = true
 					}
+				}
+				if leavesOnSuccess && failsOn {
+					retried[v] = true
 				}
 			}
 			// A tagless switch decides like an if-else chain: each case is

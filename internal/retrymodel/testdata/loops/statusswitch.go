@@ -60,3 +60,35 @@ func switchPoll(ctx context.Context, c *http.Client, url string) error {
 		}
 	}
 }
+
+// Lookalike: a resolve loop that goes round after a 401 with a new token
+// and after a redirect to the same host; every other answer leaves. No
+// transient failure is sent again.
+func switchResolve(ctx context.Context, c *http.Client, url string, token func(context.Context) (string, error)) (string, error) {
+	auth := ""
+	for range 10 {
+		req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
+		if err != nil {
+			return "", err
+		}
+		req.Header.Set("Authorization", auth)
+		resp, err := c.Do(req)
+		if err != nil {
+			return "", err
+		}
+		resp.Body.Close()
+		switch resp.StatusCode {
+		case http.StatusOK:
+			return url, nil
+		case http.StatusUnauthorized:
+			if auth, err = token(ctx); err != nil {
+				return "", err
+			}
+		case http.StatusFound, http.StatusTemporaryRedirect:
+			url = resp.Header.Get("Location")
+		default:
+			return "", errors.New(resp.Status)
+		}
+	}
+	return "", errors.New("too many redirects")
+}
