@@ -40,7 +40,7 @@ func (ck *checker) breakers() {
 			continue
 		}
 		ctx, ok := ck.res.CallerContext(bc.Op, bc.Func)
-		if !ok || !ck.res.Remote(bc.Op.Body) || ck.res.KeepsCtxErrsOut(bc.Op) {
+		if !ok || !ck.res.Remote(bc.Op.Body) && !ck.res.CallsOnward(bc.Op.Body) || ck.res.KeepsCtxErrsOut(bc.Op) {
 			continue
 		}
 		if bc.Ctx != nil && b.SeesCtx {
@@ -49,7 +49,11 @@ func (ck *checker) breakers() {
 			}
 		}
 		seen[b] = true
-		msg, fix := ck.breakerMessage(bc, ctx)
+		call := "makes its remote call"
+		if !ck.res.Remote(bc.Op.Body) {
+			call = "runs the stage it guards" // a middleware's next(ctx, req)
+		}
+		msg, fix := ck.breakerMessage(bc, ctx, call)
 		d := analysis.Diagnostic{
 			Pos:      bc.Call.Pos(),
 			End:      bc.Call.End(),
@@ -69,7 +73,7 @@ func (ck *checker) breakers() {
 // breakerMessage says, in the library's terms, why the breaker of bc
 // counts the cancellation of ctx, and offers the fix where it is
 // mechanical.
-func (ck *checker) breakerMessage(bc retrymodel.BreakerCall, ctx string) (string, *analysis.SuggestedFix) {
+func (ck *checker) breakerMessage(bc retrymodel.BreakerCall, ctx, call string) (string, *analysis.SuggestedFix) {
 	b := bc.Breaker
 	name := "the breaker"
 	if b.Name != "" {
@@ -85,8 +89,8 @@ func (ck *checker) breakerMessage(bc retrymodel.BreakerCall, ctx string) (string
 	head := fmt.Sprintf("%s counts the caller's cancellation as a failure of the dependency: ", name)
 	tail := fmt.Sprintf("callers that give up (context.Canceled, context.DeadlineExceeded) %s for every caller", opens)
 	built := ""
-	if b.New != nil {
-		built = " at " + ck.short(b.New.Pos())
+	if at := b.Built(ck.pass.Fset); at != "" {
+		built = " at " + at
 	}
 	switch b.Lib {
 	case retrymodel.BreakerGobreaker:
@@ -98,23 +102,23 @@ func (ck *checker) breakerMessage(bc retrymodel.BreakerCall, ctx string) (string
 		if b.Trip != "" {
 			tail = "callers that give up (context.Canceled, context.DeadlineExceeded) open it after " + b.Trip + " (gobreaker's default ReadyToTrip) for every caller"
 		}
-		msg := head + fmt.Sprintf("this Execute makes its remote call on %s, the caller's context, and the Settings%s set neither IsSuccessful nor IsExcluded, so %s; set %s to leave out context errors", ctx, built, tail, field)
+		msg := head + fmt.Sprintf("this Execute %s on %s, the caller's context, and the Settings%s set neither IsSuccessful nor IsExcluded, so %s; set %s to leave out context errors", call, ctx, built, tail, field)
 		return msg, ck.gobreakerFix(b, field)
 	case retrymodel.BreakerFailsafe:
-		msg := head + fmt.Sprintf("this execution makes its remote call on %s, the caller's context, and the failsafe-go builder%s sets no Handle condition (HandleErrors, HandleErrorTypes, HandleIf), so every error counts and %s; add a HandleIf that leaves out context errors", ctx, built, tail)
+		msg := head + fmt.Sprintf("this execution %s on %s, the caller's context, and the failsafe-go builder%s sets no Handle condition (HandleErrors, HandleErrorTypes, HandleIf), so every error counts and %s; add a HandleIf that leaves out context errors", call, ctx, built, tail)
 		return msg, ck.failsafeFix(b)
 	case retrymodel.BreakerHystrix:
-		msg := head + fmt.Sprintf("this call makes its remote call on %s, the caller's context, without giving hystrix that context, so a cancelled request comes back as a wrapped error that hystrix counts (it leaves out only context.Canceled and DeadlineExceeded themselves, as DoC and GoC report them), so %s; call hystrix.DoC with the caller's context and run on the context it passes", ctx, tail)
+		msg := head + fmt.Sprintf("this call %s on %s, the caller's context, without giving hystrix that context, so a cancelled request comes back as a wrapped error that hystrix counts (it leaves out only context.Canceled and DeadlineExceeded themselves, as DoC and GoC report them), so %s; call hystrix.DoC with the caller's context and run on the context it passes", call, ctx, tail)
 		return msg, nil
 	case retrymodel.BreakerMercari:
 		given := "no context"
 		if bc.Ctx != nil {
 			given = types.ExprString(bc.Ctx)
 		}
-		msg := head + fmt.Sprintf("this Do is given %s while its operation makes its remote call on %s, the caller's context, so the breaker%s cannot tell a caller that gave up from a failing dependency: %s; give Do the caller's context", given, ctx, built, tail)
+		msg := head + fmt.Sprintf("this Do is given %s while its operation %s on %s, the caller's context, so the breaker%s cannot tell a caller that gave up from a failing dependency: %s; give Do the caller's context", given, call, ctx, built, tail)
 		return msg, ck.mercariFix(bc, ctx)
 	default: // go-resiliency
-		msg := head + fmt.Sprintf("this call makes its remote call on %s, the caller's context, and the breaker%s counts every error its work returns, so %s; keep context errors out of what the work returns", ctx, built, tail)
+		msg := head + fmt.Sprintf("this call %s on %s, the caller's context, and the breaker%s counts every error its work returns, so %s; keep context errors out of what the work returns", call, ctx, built, tail)
 		return msg, nil
 	}
 }
@@ -262,15 +266,16 @@ func (ck *checker) breakersInRetry() {
 			}
 			msg := fmt.Sprintf("%s counts every attempt of the %s at %s%s as a failure: %s, and it opens after %s, so one caller's failing request switches the dependency off for every caller; run the retry inside the breaker's call so that a request counts once, or %s",
 				name, l.Name, ck.short(l.Pos), via, what, opens, fewer)
+			related := []analysis.RelatedInformation{{Pos: l.Pos, Message: "the retry"}}
+			if b.New != nil {
+				related = append(related, analysis.RelatedInformation{Pos: b.New.Pos(), Message: "breaker built here"})
+			}
 			ck.pass.Report(analysis.Diagnostic{
 				Pos:      bc.Call.Pos(),
 				End:      bc.Call.End(),
 				Category: "breaker-in-retry",
 				Message:  msg,
-				Related: []analysis.RelatedInformation{
-					{Pos: l.Pos, Message: "the retry"},
-					{Pos: b.New.Pos(), Message: "breaker built here"},
-				},
+				Related:  related,
 			})
 		}
 	}

@@ -120,7 +120,14 @@
 //     call on the caller's context, when neither that function nor the
 //     counting method tells context errors apart. A retry's own attempt
 //     counter (compared after the failure it counts) and error metrics
-//     stay quiet. Breakers built in another package are not read yet.
+//     stay quiet. A breaker may be built by a constructor of another
+//     package (a fact carries what it counts), and its operation may be
+//     the next stage of a middleware chain (a function value handed the
+//     caller's context, next(ctx, req)) rather than a call seen to leave
+//     the process: a breaker is put in front of a dependency. A hystrix
+//     command named by a variable is configured elsewhere: what it counts
+//     is known, when it opens is not. Breakers handed to a library's
+//     middleware (go-kit's circuitbreaker.Gobreaker(cb)) are not read yet.
 //   - A retry of overload answers with no wait (category no-wait): a
 //     loop whose classifier retries 429 or a 5xx and goes round again with
 //     no wait anywhere on the way (no sleep or timer, no channel receive

@@ -124,6 +124,20 @@ func TestBreaker(t *testing.T) {
 	analysistest.RunWithSuggestedFixes(t, dir, retrystatus.Analyzer, "./breaker")
 }
 
+// TestBreakerAcrossPackages runs breakers built by a constructor of
+// another package (its BreakerFact) in front of a middleware's next stage
+// on the request's context, and a hystrix command its caller names; beside
+// a constructor that excludes context errors, a stage on a context of its
+// own and a guarded computation handed no context (breakerpkg).
+func TestBreakerAcrossPackages(t *testing.T) {
+	testmod.Download(t, "testdata")
+	dir, err := filepath.Abs("testdata")
+	if err != nil {
+		t.Fatal(err)
+	}
+	analysistest.Run(testmod.Shared{T: t, Skip: func(kind, _ string) bool { return kind == "fact" }}, dir, retrystatus.Analyzer, "./breakerpkg/...")
+}
+
 // TestErrorType runs retries that classify the project's own error type
 // taken with errors.As, through a method of the type and through a map of
 // codes in a branch that goes round, beside the same shapes over every

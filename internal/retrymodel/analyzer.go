@@ -30,7 +30,7 @@ var Analyzer = &analysis.Analyzer{
 	Run:        run,
 	Requires:   []*analysis.Analyzer{inspect.Analyzer},
 	ResultType: reflect.TypeOf((*Result)(nil)),
-	FactTypes:  []analysis.Fact{(*FuncFact)(nil), (*ClientFact)(nil), (*CodesFact)(nil), (*StatusFact)(nil), (*stdDepsFact)(nil)},
+	FactTypes:  []analysis.Fact{(*FuncFact)(nil), (*ClientFact)(nil), (*CodesFact)(nil), (*StatusFact)(nil), (*stdDepsFact)(nil), (*BreakerFact)(nil)},
 }
 
 // Result is what the model knows of one package.
@@ -61,8 +61,9 @@ type Result struct {
 	ifaceImpls   map[*types.Func][]*types.Func
 	depMeths     map[string][]*types.Func
 	localMeths   map[string][]*types.Func
-	reissues     map[*Layer]*Reissue // retries without a loop (reissue.go)
-	breakerCalls []BreakerCall       // breaker.go, built when first asked
+	reissues     map[*Layer]*Reissue      // retries without a loop (reissue.go)
+	breakerCalls []BreakerCall            // breaker.go, built when first asked
+	breakerCtors map[*types.Func]*Breaker // functions returning a breaker (breakerfact.go)
 
 	// writes: every variable's writes (written.go).
 	writes map[*types.Var]*written
@@ -217,6 +218,7 @@ func run(pass *analysis.Pass) (any, error) {
 	p.ctxRetries()
 	p.res.exportCodeSets()
 	p.res.exportStatusFacts()
+	p.res.exportBreakerCtors() // breakerfact.go
 	return p.res, nil
 }
 

@@ -19,9 +19,10 @@ import (
 //
 // A breaker is followed from where it is built (or from a constructor of
 // the package that returns one) into a variable, a struct field or a map,
-// to the calls that run operations through it. Hand-rolled counters are in
-// handbreaker.go. Not known yet: breakers built in another package (no
-// fact carries them).
+// to the calls that run operations through it. A constructor of another
+// package is read from its BreakerFact (breakerfact.go). Hand-rolled
+// counters are in handbreaker.go. Not known yet: a breaker handed to
+// another package's function that runs it (a library's middleware).
 
 // A Breaker is a circuit breaker this package builds.
 type Breaker struct {
@@ -46,6 +47,22 @@ type Breaker struct {
 	// Builder is the failsafe-go builder chain's NewBuilder[R]() call,
 	// where a condition can be added.
 	Builder *ast.CallExpr
+	// Posn and Ctor: for a breaker another package builds (New is nil),
+	// where it is built and the constructor that returns it
+	// (breakerfact.go).
+	Posn string
+	Ctor *types.Func
+}
+
+// Built says where the breaker is built, for a message.
+func (b *Breaker) Built(fset *token.FileSet) string {
+	switch {
+	case b.New != nil:
+		return Shorten(fset, b.New.Pos())
+	case b.Ctor != nil:
+		return b.Posn + " (" + funcName(b.Ctor) + ")"
+	}
+	return ""
 }
 
 // A BreakerCall runs an operation through a breaker: cb.Execute(op),
@@ -71,13 +88,7 @@ func (r *Result) BreakerCalls() []BreakerCall {
 
 func (r *Result) findBreakerCalls() []BreakerCall {
 	info := r.pass.TypesInfo
-	imports := false
-	for _, p := range r.pass.Pkg.Imports() {
-		if breakerLib(p) != "" {
-			imports = true
-		}
-	}
-	if !imports {
+	if !importsBreakerLib(r.pass.Pkg) {
 		return []BreakerCall{}
 	}
 	// held maps what a breaker is stored in (a variable or a field) to the
@@ -85,6 +96,7 @@ func (r *Result) findBreakerCalls() []BreakerCall {
 	// calls that build one.
 	held := map[types.Object]*Breaker{}
 	ctors := map[*types.Func]*Breaker{}
+	r.breakerCtors = ctors
 	built := map[*ast.CallExpr]*Breaker{}
 	type site struct {
 		call  *ast.CallExpr
@@ -119,6 +131,11 @@ func (r *Result) findBreakerCalls() []BreakerCall {
 				}
 			case fn.Pkg() == r.pass.Pkg:
 				ctorCalls = append(ctorCalls, s)
+			default:
+				if b := r.importedBreaker(fn); b != nil {
+					ctors[fn] = b
+					ctorCalls = append(ctorCalls, s)
+				}
 			}
 			return true
 		})
@@ -314,6 +331,39 @@ func (r *Result) Remote(n ast.Node) bool {
 			found = true
 		} else if fn := r.Callee(call); fn != nil {
 			if ff := r.Func(fn); ff != nil && ff.Remote {
+				found = true
+			}
+		}
+		return !found
+	})
+	return found
+}
+
+// CallsOnward reports whether n (a breaker's operation) calls a function
+// value handed a context: the next stage of a middleware chain
+// (next(ctx, request), next[0](ctx, req)), which a breaker is put in front
+// of because it is the dependency. Declared functions and interface
+// methods do not count: their bodies, or the implementations', say
+// whether they leave the process (Remote).
+func (r *Result) CallsOnward(n ast.Node) bool {
+	info := r.pass.TypesInfo
+	found := false
+	ast.Inspect(n, func(x ast.Node) bool {
+		call, ok := x.(*ast.CallExpr)
+		if !ok || found {
+			return !found
+		}
+		if _, isFunc := typeutil.Callee(info, call).(*types.Func); isFunc {
+			return true
+		}
+		if tv, ok := info.Types[call.Fun]; !ok || tv.IsType() || tv.IsBuiltin() {
+			return true
+		}
+		if _, ok := info.TypeOf(call.Fun).Underlying().(*types.Signature); !ok {
+			return true
+		}
+		for _, a := range call.Args {
+			if t := info.TypeOf(a); t != nil && IsContext(t) {
 				found = true
 			}
 		}

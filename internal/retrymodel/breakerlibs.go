@@ -321,12 +321,19 @@ func (r *Result) breakerRun(call *ast.CallExpr, fn *types.Func, fnNode ast.Node,
 		if fn.Name() == "DoC" || fn.Name() == "GoC" {
 			bc.Ctx, i = call.Args[0], 1
 		}
-		name, ok := constString(info, call.Args[i])
-		if !ok {
+		if i >= len(call.Args) {
 			return bc, false
 		}
-		bc.Breaker = hystrixCmds[name]
-		if bc.Breaker == nil {
+		name, ok := constString(info, call.Args[i])
+		switch {
+		case !ok:
+			// A command named by the caller (go-kit's Hystrix(commandName)
+			// middleware): configured elsewhere, so when it opens is not
+			// known; what it counts is hystrix's, every error of the run.
+			bc.Breaker = &Breaker{Lib: BreakerHystrix, CountsAll: true, SeesCtx: true}
+		case hystrixCmds[name] != nil:
+			bc.Breaker = hystrixCmds[name]
+		default:
 			bc.Breaker = &Breaker{Lib: BreakerHystrix, Name: name, CountsAll: true, SeesCtx: true, Trip: "50% errors over at least 20 requests in 10s"}
 		}
 		opArg(i + 1)

@@ -1,0 +1,77 @@
+package retrymodel
+
+import (
+	"fmt"
+	"go/types"
+)
+
+// A breaker built in one package is often run in another: a constructor
+// that reads its settings from configuration (krakend's
+// gcb.NewCircuitBreaker(cfg, logger)) and a middleware package that runs
+// the backend call through it. The constructor's package exports what the
+// breaker counts and when it opens; the package that calls the
+// constructor reads the breaker as one it built.
+
+// A BreakerFact marks a function that returns a circuit breaker it builds.
+type BreakerFact struct {
+	Lib       string
+	Name      string
+	V2        bool
+	CountsAll bool
+	SeesCtx   bool
+	Trip      string
+	TripAfter int64
+	Posn      string // where it is built, file:line
+}
+
+func (*BreakerFact) AFact() {}
+
+func (f *BreakerFact) String() string {
+	return fmt.Sprintf("builds a %s breaker at %s (counts all: %t)", f.Lib, f.Posn, f.CountsAll)
+}
+
+// exportBreakerCtors exports a BreakerFact for each function of the
+// package that returns a breaker it builds.
+func (r *Result) exportBreakerCtors() {
+	if !importsBreakerLib(r.pass.Pkg) {
+		return
+	}
+	r.BreakerCalls() // fills r.breakerCtors
+	for fn, b := range r.breakerCtors {
+		if fn.Pkg() != r.pass.Pkg || b.New == nil {
+			continue
+		}
+		r.pass.ExportObjectFact(fn, &BreakerFact{
+			Lib: b.Lib, Name: b.Name, V2: b.V2, CountsAll: b.CountsAll, SeesCtx: b.SeesCtx,
+			Trip: b.Trip, TripAfter: b.TripAfter, Posn: Shorten(r.pass.Fset, b.New.Pos()),
+		})
+	}
+}
+
+// importedBreaker is the breaker a function of another package returns,
+// from its fact.
+func (r *Result) importedBreaker(fn *types.Func) *Breaker {
+	var f BreakerFact
+	if fn.Pkg() == r.pass.Pkg || !r.pass.ImportObjectFact(fn, &f) {
+		return nil
+	}
+	return &Breaker{Lib: f.Lib, Name: f.Name, V2: f.V2, CountsAll: f.CountsAll, SeesCtx: f.SeesCtx,
+		Trip: f.Trip, TripAfter: f.TripAfter, Posn: f.Posn, Ctor: fn}
+}
+
+// importsBreakerLib reports a package that imports a breaker library, or
+// a package that does (the breaker's methods need no import of their own:
+// cb := gcb.NewCircuitBreaker(cfg); cb.Execute(op)).
+func importsBreakerLib(pkg *types.Package) bool {
+	for _, p := range pkg.Imports() {
+		if breakerLib(p) != "" {
+			return true
+		}
+		for _, q := range p.Imports() {
+			if breakerLib(q) != "" {
+				return true
+			}
+		}
+	}
+	return false
+}
