@@ -32,6 +32,17 @@
 //     same event answered as 503 is retried (the OTLP exporter's fix
 //     509c23eb; the OTLP spec lists 502, 503 and 504). 503 alone, without
 //     429, stays a choice.
+//   - A classifier that retries io.EOF and gives up on
+//     io.ErrUnexpectedEOF (category error-sibling): a function of the
+//     package that decides a retry (its true answer goes round, in a
+//     condition of the retry, a classifier handed to it, or a predicate
+//     that returns it) is evaluated for each error, and answers retry for
+//     the one and give up for the other on every path. A peer that closes
+//     the connection between messages gives io.EOF; the same close in the
+//     middle of one gives io.ErrUnexpectedEOF (io.ReadFull), and the call
+//     fails at once (franz-go's fix c706d79a). The suggested fix adds the
+//     sibling to the test. Quiet when the error's text or a method of it
+//     decides (not evaluated), and where io.EOF ends the loop.
 //   - Permanent codes retried: 400, 401, 403, 404, 413 and 422 fail the
 //     same way on every attempt (for 413, shrink the input instead). A
 //     code retried only after reading the error's code or message (a

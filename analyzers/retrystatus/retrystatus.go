@@ -142,6 +142,7 @@ func (ck *checker) packageChecks() {
 	ck.breakers()        // breaker.go
 	ck.handBreakers()    // breaker.go
 	ck.breakersInRetry() // breaker.go
+	ck.errorSiblings()   // errclass.go
 }
 
 // isExample reports a layer in a testable example (func ExampleXxx in a

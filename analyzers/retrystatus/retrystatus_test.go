@@ -240,3 +240,17 @@ func TestTransportErrors(t *testing.T) {
 	}
 	analysistest.Run(t, dir, retrystatus.Analyzer, "./transporterr", "./ranges")
 }
+
+// TestErrorSiblings runs classifiers of a retry that retry io.EOF and give
+// up on io.ErrUnexpectedEOF (an errors.Is chain with net errors and an
+// interface assertion; an == reached through a predicate), with the fix
+// that adds the sibling, beside a classifier that retries both, one that
+// reads the error's text, and io.EOF as the end of a read loop.
+func TestErrorSiblings(t *testing.T) {
+	testmod.Download(t, "testdata")
+	dir, err := filepath.Abs("testdata")
+	if err != nil {
+		t.Fatal(err)
+	}
+	analysistest.RunWithSuggestedFixes(t, dir, retrystatus.Analyzer, "./siblings")
+}

@@ -64,6 +64,7 @@ type Result struct {
 	reissues     map[*Layer]*Reissue      // retries without a loop (reissue.go)
 	breakerCalls []BreakerCall            // breaker.go, built when first asked
 	breakerCtors map[*types.Func]*Breaker // functions returning a breaker (breakerfact.go)
+	sentinelGaps []SentinelGap            // errclass.go
 
 	// writes: every variable's writes (written.go).
 	writes map[*types.Var]*written
@@ -213,6 +214,7 @@ func run(pass *analysis.Pass) (any, error) {
 		p.findHelpers()
 	}
 	p.classifyCtxErrs()
+	p.findSentinelGaps() // errclass.go
 	p.summarize()
 	p.exportTransportClients() // transport.go
 	p.ctxRetries()

@@ -124,7 +124,10 @@ type ctxVal struct {
 type ctxErrEval struct {
 	p     *pkgCtx
 	which string
-	bound map[*types.Var]ctxVal
+	// sentinel, when set, is the error evaluated instead of a context's
+	// (io.EOF: errclass.go); which is then "".
+	sentinel *types.Var
+	bound    map[*types.Var]ctxVal
 	// liveCtxs: a context not bound done is live (the caller's).
 	liveCtxs bool
 }
@@ -382,6 +385,9 @@ func (e *ctxErrEval) cond(x ast.Expr) Tri {
 	case *ast.CallExpr:
 		fn := typeutil.StaticCallee(e.p.info, c)
 		if isFunc(fn, "errors", "Is") && len(c.Args) == 2 && e.isErr(c.Args[0]) {
+			if e.isSentinel(c.Args[1]) {
+				return Yes
+			}
 			if name, ok := e.ctxSentinel(c.Args[1]); ok {
 				if name == e.which {
 					return Yes
@@ -395,6 +401,9 @@ func (e *ctxErrEval) cond(x ast.Expr) Tri {
 		if isFunc(fn, "errors", "As") && len(c.Args) == 2 && e.isErr(c.Args[0]) {
 			if u, ok := astutil.Unparen(c.Args[1]).(*ast.UnaryExpr); ok && u.Op == token.AND && e.notCtxErrType(e.p.info.TypeOf(u.X)) {
 				return No
+			}
+			if u, ok := astutil.Unparen(c.Args[1]).(*ast.UnaryExpr); ok && u.Op == token.AND && e.sentinel != nil && e.beyondError(e.p.info.TypeOf(u.X)) {
+				return No // interface{ Temporary() bool }: an errors.New value has only Error
 			}
 		}
 	}
@@ -418,6 +427,9 @@ func (e *ctxErrEval) equal(a, b ast.Expr) Tri {
 		case isNil(e.p.info, y) && bx.isNil:
 			return Yes
 		case bx.isErr:
+			if e.isSentinel(y) {
+				return Yes
+			}
 			if name, ok := e.ctxSentinel(y); ok {
 				if name == e.which {
 					return Yes
