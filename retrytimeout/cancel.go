@@ -5,6 +5,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"slices"
 	"strings"
 	"time"
 
@@ -85,6 +86,14 @@ func (c *checker) uncancellableWait(l *retrymodel.Layer, attemptOnly string) boo
 		done = "closed"
 	}
 	msg := fmt.Sprintf("wait ignores cancellation: %s in %s keeps waiting after %s is %s", first.what, describe(l), first.src.Name, done)
+	if ws, ok := knownWaits(l); ok && len(ws) > 0 {
+		// A cancel during a wait is seen when the wait ends: the longest
+		// wait is how late that can be.
+		msg += fmt.Sprintf(" (waits %s: a cancel is seen only when the wait ends, up to %s later)", waitList(ws), fmtDur(slices.Max(ws)))
+	} else if len(l.Policy.Waits) > 0 {
+		text, _ := shownWaits(l)
+		msg += fmt.Sprintf(" (waits %s)", text)
+	}
 	if attemptOnly != "" {
 		msg += "; the retry is also attempt-only: " + attemptOnly
 		msg += fmt.Sprintf("; wait in a select on %s and a timer, which bounds both", first.src.Done)

@@ -178,7 +178,7 @@ func fixedSleep(ctx context.Context, c *http.Client, url string) error {
 		if attempt == 3 {
 			break
 		}
-		time.Sleep(time.Second << attempt) // want `wait ignores cancellation: time.Sleep in retry loop keeps waiting after ctx is done; wait in a select on ctx.Done\(\) and a timer; also no jitter: retry loop waits 1s, 2s, 4s`
+		time.Sleep(time.Second << attempt) // want `wait ignores cancellation: time.Sleep in retry loop keeps waiting after ctx is done \(waits 1s, 2s, 4s: a cancel is seen only when the wait ends, up to 4s later\); wait in a select on ctx.Done\(\) and a timer; also no jitter: retry loop waits 1s, 2s, 4s`
 	}
 	return errGaveUp
 }
