@@ -163,7 +163,8 @@ func (p *pkgCtx) exportTransportClients() {
 	}
 	sort.Slice(vars, func(i, j int) bool { return vars[i].Pos() < vars[j].Pos() })
 	for _, v := range vars {
-		if vals, ok := r.Writes(v); ok && len(vals) == 1 {
+		// var hc *http.Client with no value and no write: nothing to read.
+		if vals, ok := r.Writes(v); ok && len(vals) == 1 && vals[0] != nil {
 			export(v, vals[0], vals[0].Pos())
 		}
 	}
