@@ -838,6 +838,11 @@ func (p *pkgCtx) statusPath(c *ast.BinaryExpr, s *loopShape) path {
 		// retried one leaves.
 		return successPath
 	case token.LSS, token.LEQ:
+		if n < 200 || op == token.LSS && n == 200 {
+			// code < 200: the low half of "not 2xx" (code < 200 || code > 299);
+			// net/http hands no 1xx to its caller as the final answer.
+			return failurePath
+		}
 		if n <= 500 {
 			return successPath
 		}
@@ -915,7 +920,11 @@ func (p *pkgCtx) errOperand(c *ast.BinaryExpr, s *loopShape) (*types.Var, bool) 
 		case *ast.Ident:
 			if v := p.identVar(x); v != nil {
 				if _, ok := s.errs[v]; ok {
-					if c, seen := s.cur[v]; seen && !s.isOp(c) {
+					// An error set last by a step that is not an operation says
+					// nothing of the operation's, unless the step reads the
+					// operation's result: io.ReadAll(resp.Body) failing is the
+					// response failing to arrive.
+					if c, seen := s.cur[v]; seen && !s.isOp(c) && (c == nil || !p.mentionsResult(c, s)) {
 						return nil, false
 					}
 					return v, true
