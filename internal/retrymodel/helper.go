@@ -69,17 +69,17 @@ func (p *pkgCtx) findHelpers() {
 			return
 		}
 		l := &Layer{Kind: Library, Name: "retry helper " + funcName(fn), Pos: call.Pos(), Node: call}
-		switch arg := astutil.Unparen(call.Args[h.param]).(type) {
-		case *ast.FuncLit:
-			l.Body, l.Ops = arg.Body, p.fallibleCalls(arg.Body) // as for a library's closure (calls.go)
-		default:
-			if op := p.funcValue(arg); op != nil {
-				l.OpFuncs = []*types.Func{op}
-			} else if v := p.funcParam(arg); v != nil {
-				l.OpParam = v // handed on: handoff.go
-			} else {
-				return // an operation the model cannot follow
-			}
+		arg := astutil.Unparen(call.Args[h.param])
+		// A closure, also held in a local (op := func() error {...};
+		// exec.Execute(ctx, op)), is read as for a library's (calls.go).
+		if lit, _ := (&callCtx{pkgCtx: p}).funcArg(arg); lit != nil {
+			l.Body, l.Ops = lit.Body, p.fallibleCalls(lit.Body)
+		} else if op := p.funcValue(arg); op != nil {
+			l.OpFuncs = []*types.Func{op}
+		} else if v := p.funcParam(arg); v != nil {
+			l.OpParam = v // handed on: handoff.go
+		} else {
+			return // an operation the model cannot follow
 		}
 		if h.layer != nil {
 			l.HelperOf = h.layer

@@ -25,6 +25,16 @@ func (p *pkgCtx) summarize() {
 	// run when its caller calls the result, not in the call itself (a
 	// constructor of a retrying gRPC interceptor handed to grpc.NewClient).
 	var made []*ast.FuncLit
+	// bodies are the retried regions of the package's layers: a closure
+	// held in a local and handed to a retry later (op := func() error
+	// {...}; exec.Execute(ctx, op)) is reached through that layer, not
+	// where it is written.
+	bodies := map[ast.Node]*Layer{}
+	for _, l := range slices.Concat(p.res.Layers, p.res.HelperLayers) {
+		if l.Body != nil {
+			bodies[l.Body] = l
+		}
+	}
 
 	calleeFact := func(fn *types.Func) *FuncFact {
 		if fn == nil {
@@ -42,7 +52,7 @@ func (p *pkgCtx) summarize() {
 			if n == nil {
 				return false
 			}
-			if lit, ok := n.(*ast.FuncLit); ok && slices.Contains(made, lit) {
+			if lit, ok := n.(*ast.FuncLit); ok && (slices.Contains(made, lit) || bodies[lit.Body] != nil && bodies[lit.Body] != self) {
 				return false
 			}
 			if _, ok := n.(*ast.GoStmt); ok {

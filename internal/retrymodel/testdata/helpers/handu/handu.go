@@ -45,3 +45,10 @@ func Started(ctx context.Context, url string) { // want Started:`^reaches retrya
 func Called(ctx context.Context, url string) error { // want Called:`^reaches retryablehttp.Client.Do\(5\); remote$`
 	return hand.Once(func() error { return get(ctx, url) })
 }
+
+// Held: the operation is a closure held in a local before it is handed
+// over, as executors are called (op := func() error {...}; exec(ctx, op)).
+func Held(ctx context.Context, url string) error { // want Held:`^reaches retry helper hand.Pass\(3\) > retryablehttp.Client.Do\(5\); remote$`
+	op := func() error { return get(ctx, url) }
+	return hand.Pass(ctx, op)
+}
