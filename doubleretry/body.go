@@ -8,6 +8,7 @@ import (
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/ast/astutil"
+	"golang.org/x/tools/go/types/typeutil"
 
 	"github.com/retryvet/retryvet/internal/retrymodel"
 )
@@ -34,6 +35,9 @@ import (
 // body built before the retry and never reset in it.
 func (c *checker) consumedBodies(l *retrymodel.Layer) {
 	if l.Body == nil || !retries(l) || (l.Kind != retrymodel.Loop && l.Kind != retrymodel.Library) {
+		return
+	}
+	if c.drainedEachAttempt(l) {
 		return
 	}
 	for _, op := range c.res.RetriedCalls(l) {
@@ -90,6 +94,73 @@ func (c *checker) consumedBodies(l *retrymodel.Layer) {
 		})
 		return // one finding per layer
 	}
+}
+
+// drainedEachAttempt reports a retry that reads a request's body in every
+// attempt, to give a copy of the request a fresh reader, from a request
+// made before the retry whose Body it never sets again:
+//
+//	for {
+//		body, _ := io.ReadAll(req.Body) // the second read gets nothing
+//		newReq := req.Clone(ctx)
+//		newReq.Body = io.NopCloser(bytes.NewReader(body))
+//
+// The first attempt drains req.Body, so every retry sends an empty body.
+func (c *checker) drainedEachAttempt(l *retrymodel.Layer) bool {
+	info := c.pass.TypesInfo
+	var read *ast.CallExpr
+	var req *types.Var
+	ast.Inspect(l.Body, func(n ast.Node) bool {
+		call, ok := n.(*ast.CallExpr)
+		if !ok || read != nil {
+			return read == nil
+		}
+		fn, _ := typeutil.Callee(info, call).(*types.Func)
+		if fn == nil || fn.Pkg() == nil || fn.Pkg().Path() != "io" || fn.Name() != "ReadAll" || len(call.Args) != 1 {
+			return true
+		}
+		sel, ok := astutil.Unparen(call.Args[0]).(*ast.SelectorExpr)
+		if !ok || sel.Sel.Name != "Body" {
+			return true
+		}
+		v := varOf(info, sel.X)
+		if v == nil || !isNamed(v.Type(), "net/http", "Request") || l.Body.Pos() <= v.Pos() && v.Pos() < l.Body.End() {
+			return true
+		}
+		read, req = call, v
+		return false
+	})
+	if read == nil || c.setsBody(l.Body, req) {
+		return false
+	}
+	times := "every retry"
+	if n, ok := l.Attempts(); ok {
+		times = fmt.Sprintf("each of its %d retries", n-1)
+	}
+	c.pass.Report(analysis.Diagnostic{
+		Pos:      read.Pos(),
+		End:      read.End(),
+		Category: "consumed-body",
+		Message: fmt.Sprintf("the %s at %s reads %s.Body again in every attempt: the first attempt drains it, so %s sends an empty body (net/http refuses it, ContentLength with Body length 0, or the server gets nothing); read the body once before the retry (or take a new reader from %s.GetBody() in each attempt)",
+			l.Name, retrymodel.Shorten(c.pass.Fset, l.Pos), req.Name(), times, req.Name()),
+	})
+	return true
+}
+
+// setsBody reports a region that gives v a body again: v.Body = ...
+func (c *checker) setsBody(region ast.Node, v *types.Var) bool {
+	found := false
+	ast.Inspect(region, func(n ast.Node) bool {
+		if as, ok := n.(*ast.AssignStmt); ok {
+			for _, lhs := range as.Lhs {
+				if sel, ok := astutil.Unparen(lhs).(*ast.SelectorExpr); ok && sel.Sel.Name == "Body" && varOf(c.pass.TypesInfo, sel.X) == v {
+					found = true
+				}
+			}
+		}
+		return !found
+	})
+	return found
 }
 
 // rebuiltIn reports a request variable given a value inside region: a

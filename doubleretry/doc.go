@@ -122,7 +122,10 @@
 // RoundTripper's RoundTrip), which stands for a client and so gets every
 // caller's POST and PUT. The send may also be a method
 // of an interface of that shape. Quiet when the function looks at the
-// request's Body, GetBody or ContentLength itself.
+// request's Body, GetBody or ContentLength itself. A retry that reads a
+// request's body in every attempt (io.ReadAll(req.Body), to give a copy a
+// fresh reader) from a request made before it, without setting req.Body
+// again, is reported at the read: the first read drains it.
 //
 // Where it is one edit, a suggested fix turns the SDK's retries off at the
 // client's construction (option.WithMaxRetries(0)), leaving the policy to the

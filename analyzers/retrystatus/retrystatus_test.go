@@ -64,14 +64,16 @@ func TestRetryStatus(t *testing.T) {
 //     documentation; two codes in production code are reported;
 //   - gateway: 429 and 503 retried with 502 and 504 given up on (a switch
 //     whose cases fall out to the wait, an if on a copied code), beside a
-//     full list, 503 alone and a handler answering 429 and 503.
+//     full list, 503 alone and a handler answering 429 and 503;
+//   - dropsel: a response left open on the way to the next attempt through
+//     a select whose other clause returns it, beside one that closes it.
 func TestModelCases(t *testing.T) {
 	testmod.Download(t, "testdata")
 	dir, err := filepath.Abs("testdata")
 	if err != nil {
 		t.Fatal(err)
 	}
-	analysistest.Run(t, dir, retrystatus.Analyzer, "./gaps", "./example", "./gateway")
+	analysistest.Run(t, dir, retrystatus.Analyzer, "./gaps", "./example", "./gateway", "./dropsel")
 }
 
 // TestProvenance runs the classifiers a status provenance finds wherever

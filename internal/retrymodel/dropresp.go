@@ -206,6 +206,10 @@ func (r *Result) dropsOn(path []ast.Node, as *ast.AssignStmt, v, errv *types.Var
 				if s == next {
 					break
 				}
+				switch s.(type) {
+				case *ast.CaseClause, *ast.CommClause:
+					continue // a switch's or select's other clause: not on the way
+				}
 				prefix(s)
 			}
 		case *ast.CaseClause:
@@ -245,7 +249,14 @@ func (r *Result) dropsOn(path []ast.Node, as *ast.AssignStmt, v, errv *types.Var
 			if n.Tag != nil && sent && isFieldOf(info, n.Tag, v) {
 				nonNil = true // switch resp.StatusCode: evaluated on the way to every case
 			}
-		case *ast.TypeSwitchStmt, *ast.SelectStmt, *ast.CommClause, *ast.LabeledStmt:
+		case *ast.CommClause:
+			for _, s := range n.Body {
+				if s == next {
+					break
+				}
+				prefix(s)
+			}
+		case *ast.TypeSwitchStmt, *ast.SelectStmt, *ast.LabeledStmt:
 		default:
 			return false, false, false // a path through another kind of statement: not followed
 		}
