@@ -184,6 +184,13 @@ func mentionsCodes(pass *analysis.Pass) bool {
 				if lit, ok := n.Y.(*ast.BasicLit); ok && n.Op == token.QUO && lit.Value == "100" {
 					found = true
 				}
+			case *ast.CallExpr:
+				// a classifier of another module's package: ae.Temporary() on
+				// its error type, whose codes its ClassifierFact carries.
+				if fn := typeutil.StaticCallee(pass.TypesInfo, n); fn != nil && fn.Pkg() != nil && fn.Pkg() != pass.Pkg && !isStd(fn.Pkg()) {
+					var f ClassifierFact
+					found = pass.ImportObjectFact(fn.Origin(), &f)
+				}
 			}
 			return true
 		})
@@ -774,4 +781,11 @@ func (ck *checker) mentions(n ast.Node, pkg, lit *regexp.Regexp) bool {
 		return !found
 	})
 	return found
+}
+
+// isStd reports a standard-library package (no dot in its first path
+// element): its functions classify no status of a retry.
+func isStd(p *types.Package) bool {
+	first, _, _ := strings.Cut(p.Path(), "/")
+	return !strings.Contains(first, ".")
 }

@@ -256,3 +256,16 @@ func TestErrorSiblings(t *testing.T) {
 	}
 	analysistest.RunWithSuggestedFixes(t, dir, retrystatus.Analyzer, "./siblings")
 }
+
+// TestImportedClassifier runs a retry in a package that names no status
+// code, deciding through a method of another package's error type (its
+// ClassifierFact): an enumeration of two 5xx codes there is reported at
+// the retry, one that covers the range is quiet (xerr).
+func TestImportedClassifier(t *testing.T) {
+	testmod.Download(t, "testdata")
+	dir, err := filepath.Abs("testdata")
+	if err != nil {
+		t.Fatal(err)
+	}
+	analysistest.Run(testmod.Shared{T: t, Skip: func(kind, _ string) bool { return kind == "fact" }}, dir, retrystatus.Analyzer, "./xerr/...")
+}
