@@ -35,6 +35,7 @@ func (c *checker) callerSets() map[ast.Node][]ctxSet {
 		return c.byCaller
 	}
 	c.byCaller = make(map[ast.Node][]ctxSet)
+	c.frameworkSets(c.byCaller) // framework.go: a river worker's Work
 	decls := make(map[*types.Func]*ast.FuncDecl)
 	for _, f := range c.pass.Files {
 		for _, d := range f.Decls {

@@ -25,11 +25,17 @@ type ctxSet struct {
 	// parameter every caller gives one (callerset.go); setAt is where.
 	by    string
 	setAt token.Pos
+	// framework names the job framework that sets the deadline, when the
+	// context is a worker's (framework.go).
+	framework string
 }
 
 // where says where s's deadline is set: "set at f.go:3", or "set by its
 // caller runJob at f.go:3".
 func (c *checker) where(s ctxSet) string {
+	if s.framework != "" {
+		return "set by " + s.framework
+	}
 	if s.by != "" {
 		return "set by its caller " + s.by + " at " + c.short(s.setAt)
 	}

@@ -69,7 +69,11 @@
 // function that is only ever called, never taken as a value, and not a
 // method an interface of the package could call. Otherwise a context
 // received as a parameter, or read from a state bag, has a deadline the
-// function does not know of.
+// function does not know of. A job framework's worker is the exception
+// where the deadline is known without a caller in sight: river runs
+// Work(ctx, *river.Job[T]) under its JobTimeout (one minute unless the
+// client's config says otherwise, or the worker's Timeout method returns
+// a constant: positive is the deadline, negative none).
 //
 // The failing call may be a method on the result of a call given ctx
 // (op.Do(ctx).Err(), whose error is the operation's). The statements that
