@@ -73,7 +73,9 @@
 // where the deadline is known without a caller in sight: river runs
 // Work(ctx, *river.Job[T]) under its JobTimeout (one minute unless the
 // client's config says otherwise, or the worker's Timeout method returns
-// a constant: positive is the deadline, negative none).
+// a constant: positive is the deadline, negative none), and the AWS Lambda
+// runtime calls a function handed to lambda.Start (StartWithOptions,
+// NewHandler, ...) on a context that ends at the function's timeout.
 //
 // The failing call may be a method on the result of a call given ctx
 // (op.Do(ctx).Err(), whose error is the operation's). The statements that

@@ -6,6 +6,9 @@ import (
 	"go/types"
 	"time"
 
+	"golang.org/x/tools/go/ast/astutil"
+	"golang.org/x/tools/go/types/typeutil"
+
 	"github.com/retryvet/retryvet/internal/durconst"
 	"github.com/retryvet/retryvet/internal/effects"
 )
@@ -22,12 +25,18 @@ import (
 //			return err
 //		}
 
-// riverPkg is the import path of river's Job type.
-const riverPkg = "github.com/riverqueue/river"
+// riverPkg is the import path of river's Job type; lambdaPkg of the
+// AWS Lambda runtime's entry points.
+const (
+	riverPkg  = "github.com/riverqueue/river"
+	lambdaPkg = "github.com/aws/aws-lambda-go/lambda"
+)
 
-// frameworkSets adds, for each river worker's Work method of the package,
-// the deadline river gives its context.
+// frameworkSets adds, for each river worker's Work method of the package
+// and each function it hands the Lambda runtime, the deadline the
+// framework gives its context.
 func (c *checker) frameworkSets(out map[ast.Node][]ctxSet) {
+	c.lambdaSets(out)
 	for _, f := range c.pass.Files {
 		for _, d := range f.Decls {
 			fd, ok := d.(*ast.FuncDecl)
@@ -111,4 +120,58 @@ func (c *checker) riverTimeout(work *types.Func) (string, bool) {
 		}
 	}
 	return "", true
+}
+
+// lambdaSets adds the invocation's deadline to the context of each
+// function of the package handed to the Lambda runtime as a handler
+// (lambda.Start(handler), StartWithOptions, NewHandler, ...): the runtime
+// gives it the function's timeout, counted from the invocation's start.
+func (c *checker) lambdaSets(out map[ast.Node][]ctxSet) {
+	decls := map[*types.Func]*ast.FuncDecl{}
+	for _, f := range c.pass.Files {
+		for _, d := range f.Decls {
+			if fd, ok := d.(*ast.FuncDecl); ok && fd.Body != nil {
+				if fn, ok := c.info.Defs[fd.Name].(*types.Func); ok {
+					decls[fn] = fd
+				}
+			}
+		}
+	}
+	c.insp.Preorder([]ast.Node{(*ast.CallExpr)(nil)}, func(n ast.Node) {
+		call := n.(*ast.CallExpr)
+		fn := typeutil.StaticCallee(c.info, call)
+		if fn == nil || fn.Pkg() == nil || fn.Pkg().Path() != lambdaPkg {
+			return
+		}
+		i := 0
+		switch fn.Name() {
+		case "Start", "StartWithOptions", "StartHandlerFunc", "NewHandler", "NewHandlerWithOptions":
+		case "StartWithContext":
+			i = 1
+		default:
+			return
+		}
+		if i >= len(call.Args) {
+			return
+		}
+		var h *types.Func
+		switch a := astutil.Unparen(call.Args[i]).(type) {
+		case *ast.Ident:
+			h, _ = c.info.Uses[a].(*types.Func)
+		case *ast.SelectorExpr:
+			h, _ = c.info.Uses[a.Sel].(*types.Func)
+		}
+		fd := decls[h]
+		if h == nil || fd == nil || h.Signature().Params().Len() == 0 || !isContextVar(h.Signature().Params().At(0)) {
+			return
+		}
+		param := h.Signature().Params().At(0)
+		if param.Name() == "" || param.Name() == "_" {
+			return
+		}
+		out[fd] = append(out[fd], ctxSet{
+			ref: effects.Ref{V: param, Text: param.Name()}, pos: fd.Body.Lbrace,
+			deadline: true, framework: "the Lambda function's timeout (the invocation's deadline)", setAt: call.Pos(),
+		})
+	})
 }

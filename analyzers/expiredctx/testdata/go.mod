@@ -3,6 +3,7 @@ module example.com/t
 go 1.26.0
 
 require (
+	github.com/aws/aws-lambda-go v1.55.1
 	github.com/cenkalti/backoff/v5 v5.0.3
 	github.com/redis/go-redis/v9 v9.7.3
 	github.com/riverqueue/river v0.51.2
