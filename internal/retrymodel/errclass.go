@@ -130,28 +130,10 @@ func (p *pkgCtx) retriesOnTrue(fn *types.Func, depth int) Tri {
 		return Unknown
 	}
 	answer := Unknown
-	for _, f := range p.pass.Files {
-		var stack []ast.Node
-		ast.Inspect(f, func(n ast.Node) bool {
-			if answer != Unknown {
-				return false
-			}
-			if n == nil {
-				stack = stack[:len(stack)-1]
-				return true
-			}
-			stack = append(stack, n)
-			call, ok := n.(*ast.CallExpr)
-			if !ok || typeutil.StaticCallee(p.info, call) != fn {
-				return true
-			}
-			answer = p.siteAnswer(call, stack, fn, depth)
-			return answer == Unknown
-		})
-		if answer != Unknown {
-			break
-		}
-	}
+	p.res.callsOf(fn, func(call *ast.CallExpr, stack []ast.Node) bool {
+		answer = p.siteAnswer(call, stack, fn, depth)
+		return answer != Unknown
+	})
 	return answer
 }
 

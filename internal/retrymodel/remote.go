@@ -24,10 +24,15 @@ func isRemoteCall(info *types.Info, call *ast.CallExpr) bool {
 		// A func value shaped func(*http.Request) (*http.Response, error):
 		// a handler chain built from Client.Do and middlewares (the
 		// Stainless SDKs' handler := cfg.HTTPClient.Do), called like Do.
-		sig, ok := callee.Type().Underlying().(*types.Signature)
-		return ok && doShaped(sig)
+		return doShapedValue(callee)
 	}
 	return false
+}
+
+// doShapedValue reports a func value shaped like http.Client.Do.
+func doShapedValue(v *types.Var) bool {
+	sig, ok := v.Type().Underlying().(*types.Signature)
+	return ok && doShaped(sig)
 }
 
 // doShaped reports a signature that takes an *http.Request and returns an
@@ -357,8 +362,7 @@ func DoShapedCall(info *types.Info, call *ast.CallExpr) bool {
 	case *types.Func:
 		return httpDoer(callee)
 	case *types.Var:
-		sig, ok := callee.Type().Underlying().(*types.Signature)
-		return ok && doShaped(sig)
+		return doShapedValue(callee)
 	}
 	return false
 }

@@ -4,7 +4,9 @@ import (
 	"go/ast"
 	"go/types"
 
+	"golang.org/x/tools/go/analysis/passes/inspect"
 	"golang.org/x/tools/go/ast/astutil"
+	"golang.org/x/tools/go/ast/inspector"
 	"golang.org/x/tools/go/types/typeutil"
 )
 
@@ -54,44 +56,44 @@ func (r *Result) requestParamSource(fn *types.Func, v *types.Var, depth int) (Re
 	info := r.pass.TypesInfo
 	var found RequestSource
 	seen := false
-	for _, f := range r.pass.Files {
-		var stack []ast.Node
-		ast.Inspect(f, func(n ast.Node) bool {
-			if seen {
-				return false
-			}
-			if n == nil {
-				stack = stack[:len(stack)-1]
-				return true
-			}
-			stack = append(stack, n)
-			call, ok := n.(*ast.CallExpr)
-			if !ok || idx >= len(call.Args) {
-				return true
-			}
-			if callee := typeutil.StaticCallee(info, call); callee == nil || callee.Origin() != fn.Origin() {
-				return true
-			}
-			arg := varOf(info, astutil.Unparen(call.Args[idx]))
-			if arg == nil {
-				return true
-			}
-			if br, ok := r.RequestBuilt(arg); ok {
-				if br.Body != nil {
-					found, seen = RequestSource{Built: br}, true
-				}
-				return true
-			}
-			if _, caller := enclosingFunc(info, stack); caller != nil {
-				if src, ok := r.requestParamSource(caller, arg, depth+1); ok {
-					found, seen = src, true
-				}
-			}
-			return true
-		})
-		if seen {
-			break
+	r.callsOf(fn, func(call *ast.CallExpr, stack []ast.Node) bool {
+		if idx >= len(call.Args) {
+			return false
 		}
-	}
+		arg := varOf(info, astutil.Unparen(call.Args[idx]))
+		if arg == nil {
+			return false
+		}
+		if br, ok := r.RequestBuilt(arg); ok {
+			if br.Body != nil {
+				found, seen = RequestSource{Built: br}, true
+			}
+			return seen
+		}
+		if _, caller := enclosingFunc(info, stack); caller != nil {
+			if src, ok := r.requestParamSource(caller, arg, depth+1); ok {
+				found, seen = src, true
+			}
+		}
+		return seen
+	})
 	return found, seen
+}
+
+// callsOf calls f for each call of fn (by its origin) in the package, with
+// the nodes that enclose it (the call last), until f returns true.
+func (r *Result) callsOf(fn *types.Func, f func(call *ast.CallExpr, stack []ast.Node) bool) {
+	insp := r.pass.ResultOf[inspect.Analyzer].(*inspector.Inspector)
+	done := false
+	insp.WithStack([]ast.Node{(*ast.CallExpr)(nil)}, func(n ast.Node, push bool, stack []ast.Node) bool {
+		if !push || done {
+			return !done
+		}
+		call := n.(*ast.CallExpr)
+		if c := typeutil.StaticCallee(r.pass.TypesInfo, call); c == nil || c.Origin() != fn.Origin() {
+			return true
+		}
+		done = f(call, stack)
+		return !done
+	})
 }
