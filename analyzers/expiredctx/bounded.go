@@ -137,8 +137,52 @@ func (c *checker) failureBranch(body *ast.BlockStmt, call *ast.CallExpr) *ast.Bl
 		return c.errBranch(is, a)
 	case list != nil && j+1 < len(list):
 		return c.pendingBranch(list, j, a) // the next if, or a later one while err is pending (pending.go)
+	case list != nil:
+		// The assignment ends an arm of an if (if pdf { keys, err =
+		// a(ctx) } else { keys, err = b(ctx) }): its error is pending after
+		// the whole if.
+		if outer, k := c.armOf(body, list); outer != nil {
+			return c.pendingBranch(outer, k, a)
+		}
 	}
 	return nil
+}
+
+// armOf returns, for a statement list that is the body of an if or of
+// its else (through else-if chains), the statement list holding that if
+// statement and its index there.
+func (c *checker) armOf(body *ast.BlockStmt, list []ast.Stmt) ([]ast.Stmt, int) {
+	if len(list) == 0 {
+		return nil, 0
+	}
+	path, _ := astutil.PathEnclosingInterval(c.fileOf(body), list[0].Pos(), list[len(list)-1].End())
+	for i, n := range path {
+		blk, ok := n.(*ast.BlockStmt)
+		if !ok || len(blk.List) != len(list) || blk.List[0] != list[0] {
+			continue
+		}
+		// Climb the if (and the else-if chain above it) the block is an arm of.
+		k := i + 1
+		for k < len(path) {
+			is, ok := path[k].(*ast.IfStmt)
+			if !ok || is.Body != path[k-1] && is.Else != path[k-1] {
+				break
+			}
+			k++
+		}
+		if k == i+1 || k >= len(path) {
+			return nil, 0
+		}
+		top := path[k-1]
+		outer := stmtList(path[k])
+		for idx, st := range outer {
+			if st == top {
+				return outer, idx
+			}
+		}
+		return nil, 0
+	}
+	return nil, 0
 }
 
 // assignOf finds the single-value-source assignment a that takes call's
@@ -213,12 +257,36 @@ func returnsError(info *types.Info, call *ast.CallExpr) bool {
 // sameBackend reports whether the bounded call of e and the write w go
 // to the same backend: the same client (r.client.Get, then
 // r.client.Status().Update), or the same store package.
-func sameBackend(e *expiry, w *effects.Write) bool {
+func (c *checker) sameBackend(e *expiry, w *effects.Write) bool {
 	ra, rb := recvRoot(e.bounded), recvRoot(w.Call)
-	if ra != "" && ra == rb {
+	if ra != "" && ra == rb && !c.ownValue(e.bounded) {
 		return true
 	}
 	return e.boundedStore != "" && e.boundedStore == w.Store
+}
+
+// ownValue reports a method call on a bare variable of a type this
+// package declares (w.generateThumbnails(ctx), w.updateStatus(ctx) on a
+// worker): two such calls are the project's own steps, not one client,
+// so the receiver says nothing of a shared backend (their stores do).
+func (c *checker) ownValue(call *ast.CallExpr) bool {
+	sel, ok := astutil.Unparen(call.Fun).(*ast.SelectorExpr)
+	if !ok {
+		return false
+	}
+	id, ok := astutil.Unparen(sel.X).(*ast.Ident)
+	if !ok {
+		return false
+	}
+	t := c.info.TypeOf(id)
+	if t == nil {
+		return false
+	}
+	if p, ok := t.(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	n, ok := types.Unalias(t).(*types.Named)
+	return ok && n.Obj().Pkg() == c.pass.Pkg
 }
 
 // recvRoot renders the receiver a method call starts from, up to its first

@@ -40,13 +40,17 @@
 // `if err != nil` branch of a call given ctx (or a context derived from it)
 // whose error the branch tests: the next if, or a later one while the error
 // is still the call's (assigned in between only inside `if err == nil`,
-// the success path). Most code records every failure the same
+// the success path). The call may end an arm of an if (if pdf { key, err
+// = w.pdf(ctx) } else { key, err = w.img(ctx) }): its error is tested
+// after the if. Most code records every failure the same
 // way, whatever it was; when the failure was the deadline, the record made
 // on ctx fails at once too (a requeue after provider.Start timed out; a
 // reconciler's status update after a call to the external API used up the
 // reconcile's one-minute deadline). Not when the failing call and the
 // write go to the same backend: the same client (r.client.Get, then
-// r.client.Status().Update), or the same store package (a function or an
+// r.client.Status().Update; not two methods of the package's own type on
+// one value, a worker's w.render(ctx) and w.setStatus(ctx), which are
+// steps of the program), or the same store package (a function or an
 // interface implementation that writes through the same client library as
 // the write): a backend too slow for one call is often too slow for the
 // next, and a fresh context may not save the write. That exception is a

@@ -150,7 +150,7 @@ func (c *checker) applies(e *expiry, w *effects.Write) bool {
 	if w.Kind == runnerKind && e.bounded == nil {
 		return false
 	}
-	if e.bounded != nil && sameBackend(e, w) {
+	if e.bounded != nil && c.sameBackend(e, w) {
 		return false // one backend: too slow for the call, too slow for the write
 	}
 	return true

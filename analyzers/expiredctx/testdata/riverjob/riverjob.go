@@ -115,3 +115,50 @@ func (w *DetachedWorker) Work(ctx context.Context, job *river.Job[ChargeArgs]) e
 	}
 	return nil
 }
+
+// ThumbArgs are a thumbnail job's arguments.
+type ThumbArgs struct {
+	ID  int64
+	PDF bool
+}
+
+func (ThumbArgs) Kind() string { return "thumb" }
+
+// ThumbWorker renders through one of two steps of its own, each uploading
+// on ctx, and records a failure with a step of its own too: the steps are
+// the worker's methods, not one client, so the write is not quiet for
+// sharing their receiver.
+type ThumbWorker struct {
+	river.WorkerDefaults[ThumbArgs]
+	db *sql.DB
+	hc *http.Client
+}
+
+func (w *ThumbWorker) renderPDF(ctx context.Context, id int64) (string, error) {
+	return "pdf", fetch(ctx, w.hc, "https://store.example/pdf")
+}
+
+func (w *ThumbWorker) renderImage(ctx context.Context, id int64) (string, error) {
+	return "img", fetch(ctx, w.hc, "https://store.example/img")
+}
+
+func (w *ThumbWorker) setStatus(ctx context.Context, id int64, status string) error {
+	_, err := w.db.ExecContext(ctx, "UPDATE thumbs SET status = $1 WHERE id = $2", status, id)
+	return err
+}
+
+func (w *ThumbWorker) Work(ctx context.Context, job *river.Job[ThumbArgs]) error {
+	var key string
+	var err error
+	if job.Args.PDF {
+		key, err = w.renderPDF(ctx, job.Args.ID)
+	} else {
+		key, err = w.renderImage(ctx, job.Args.ID)
+	}
+	if err != nil {
+		w.setStatus(ctx, job.Args.ID, "error") // want `status write uses ctx after w.render(PDF|Image) failed on it: when that call ran out of the deadline set by river's JobTimeout`
+		return err
+	}
+	_ = key
+	return w.setStatus(ctx, job.Args.ID, "done")
+}
