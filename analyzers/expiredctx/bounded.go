@@ -259,10 +259,73 @@ func returnsError(info *types.Info, call *ast.CallExpr) bool {
 // r.client.Status().Update), or the same store package.
 func (c *checker) sameBackend(e *expiry, w *effects.Write) bool {
 	ra, rb := recvRoot(e.bounded), recvRoot(w.Call)
-	if ra != "" && ra == rb && !c.ownValue(e.bounded) {
-		return true
+	if ra != "" && ra == rb {
+		if !c.ownValue(e.bounded) {
+			return true
+		}
+		// Two steps of the package's own type: one backend when they use
+		// one client field of the value (w.dbPool in both).
+		if shareClient(c.clientFields(e.bounded), c.clientFields(w.Call)) {
+			return true
+		}
 	}
 	return e.boundedStore != "" && e.boundedStore == w.Store
+}
+
+// clientFields lists the fields of pointer or interface type (clients,
+// pools) that the method a call runs reads from its receiver, also
+// through the receiver's other methods it calls (handleError calling
+// updateStatus, which uses w.dbPool).
+func (c *checker) clientFields(call *ast.CallExpr) map[*types.Var]bool {
+	out := map[*types.Var]bool{}
+	if fn, ok := typeutil.Callee(c.info, call).(*types.Func); ok {
+		c.addClientFields(fn, out, map[*types.Func]bool{})
+	}
+	return out
+}
+
+func (c *checker) addClientFields(fn *types.Func, out map[*types.Var]bool, seen map[*types.Func]bool) {
+	fn = fn.Origin()
+	d := c.model.Decl(fn)
+	if seen[fn] || len(seen) > 8 || d == nil || d.Body == nil || d.Recv == nil || len(d.Recv.List) == 0 || len(d.Recv.List[0].Names) == 0 {
+		return
+	}
+	seen[fn] = true
+	recv := c.info.Defs[d.Recv.List[0].Names[0]]
+	if recv == nil {
+		return
+	}
+	ast.Inspect(d.Body, func(n ast.Node) bool {
+		sel, ok := n.(*ast.SelectorExpr)
+		if !ok {
+			return true
+		}
+		id, ok := astutil.Unparen(sel.X).(*ast.Ident)
+		if !ok || c.info.Uses[id] != recv {
+			return true
+		}
+		switch obj := c.info.Uses[sel.Sel].(type) {
+		case *types.Var:
+			if obj.IsField() {
+				switch obj.Type().Underlying().(type) {
+				case *types.Pointer, *types.Interface:
+					out[obj] = true
+				}
+			}
+		case *types.Func:
+			c.addClientFields(obj, out, seen) // another method of the receiver
+		}
+		return true
+	})
+}
+
+func shareClient(a, b map[*types.Var]bool) bool {
+	for f := range a {
+		if b[f] {
+			return true
+		}
+	}
+	return false
 }
 
 // ownValue reports a method call on a bare variable of a type this

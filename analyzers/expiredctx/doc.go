@@ -48,9 +48,10 @@
 // reconciler's status update after a call to the external API used up the
 // reconcile's one-minute deadline). Not when the failing call and the
 // write go to the same backend: the same client (r.client.Get, then
-// r.client.Status().Update; not two methods of the package's own type on
-// one value, a worker's w.render(ctx) and w.setStatus(ctx), which are
-// steps of the program), or the same store package (a function or an
+// r.client.Status().Update; two methods of the package's own type on one
+// value, a worker's w.load(ctx) and w.setStatus(ctx), only when both use
+// one client field of it, directly or through its other methods), or the
+// same store package (a function or an
 // interface implementation that writes through the same client library as
 // the write): a backend too slow for one call is often too slow for the
 // next, and a fresh context may not save the write. That exception is a

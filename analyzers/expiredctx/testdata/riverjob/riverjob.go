@@ -162,3 +162,35 @@ func (w *ThumbWorker) Work(ctx context.Context, job *river.Job[ThumbArgs]) error
 	_ = key
 	return w.setStatus(ctx, job.Args.ID, "done")
 }
+
+// LoadWorker's failing step reads through the same pool its status write
+// uses (through another method): one backend, quiet.
+type LoadWorker struct {
+	river.WorkerDefaults[ThumbArgs]
+	db *sql.DB
+}
+
+func (w *LoadWorker) load(ctx context.Context, id int64) (string, error) {
+	var s string
+	err := w.db.QueryRowContext(ctx, "SELECT name FROM thumbs WHERE id = $1", id).Scan(&s)
+	return s, err
+}
+
+func (w *LoadWorker) exec(ctx context.Context, q string, args ...any) error {
+	_, err := w.db.ExecContext(ctx, q, args...)
+	return err
+}
+
+func (w *LoadWorker) fail(ctx context.Context, id int64) error {
+	return w.exec(ctx, "UPDATE thumbs SET status = 'error' WHERE id = $1", id)
+}
+
+func (w *LoadWorker) Work(ctx context.Context, job *river.Job[ThumbArgs]) error {
+	name, err := w.load(ctx, job.Args.ID)
+	if err != nil {
+		w.fail(ctx, job.Args.ID)
+		return err
+	}
+	_ = name
+	return nil
+}
