@@ -151,12 +151,8 @@ func (c *checker) drainedEachAttempt(l *retrymodel.Layer) bool {
 func (c *checker) setsBody(region ast.Node, v *types.Var) bool {
 	found := false
 	ast.Inspect(region, func(n ast.Node) bool {
-		if as, ok := n.(*ast.AssignStmt); ok {
-			for _, lhs := range as.Lhs {
-				if sel, ok := astutil.Unparen(lhs).(*ast.SelectorExpr); ok && sel.Sel.Name == "Body" && varOf(c.pass.TypesInfo, sel.X) == v {
-					found = true
-				}
-			}
+		if as, ok := n.(*ast.AssignStmt); ok && setsField(c.pass.TypesInfo, as, v, "Body") {
+			found = true
 		}
 		return !found
 	})

@@ -187,6 +187,16 @@ func (c *checker) funcBody(l *retrymodel.Layer) *ast.BlockStmt {
 	return nil
 }
 
+// setsField reports an assignment to v's field: v.Body = ...
+func setsField(info *types.Info, as *ast.AssignStmt, v *types.Var, field string) bool {
+	for _, lhs := range as.Lhs {
+		if sel, ok := astutil.Unparen(lhs).(*ast.SelectorExpr); ok && sel.Sel.Name == field && varOf(info, sel.X) == v {
+			return true
+		}
+	}
+	return false
+}
+
 // handedOn reports whether region hands one of vars to a call other than
 // send (a signer, a header helper: what it does is not read), or assigns
 // the field of the first (req.Header = h).
@@ -196,10 +206,8 @@ func (c *checker) handedOn(region ast.Node, send *ast.CallExpr, field string, va
 	ast.Inspect(region, func(n ast.Node) bool {
 		switch n := n.(type) {
 		case *ast.AssignStmt:
-			for _, lhs := range n.Lhs {
-				if sel, ok := astutil.Unparen(lhs).(*ast.SelectorExpr); ok && sel.Sel.Name == field && varOf(info, sel.X) == vars[0] {
-					found = true
-				}
+			if setsField(info, n, vars[0], field) {
+				found = true
 			}
 		case *ast.CallExpr:
 			if n == send {

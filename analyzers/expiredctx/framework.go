@@ -95,31 +95,26 @@ func (c *checker) riverTimeout(work *types.Func) (string, bool) {
 	if !ok || m.Pkg() != work.Pkg() {
 		return "", true // promoted from river.WorkerDefaults
 	}
-	for _, f := range c.pass.Files {
-		for _, d := range f.Decls {
-			fd, ok := d.(*ast.FuncDecl)
-			if !ok || c.info.Defs[fd.Name] != m || fd.Body == nil || len(fd.Body.List) != 1 {
-				continue
-			}
-			ret, ok := fd.Body.List[0].(*ast.ReturnStmt)
-			if !ok || len(ret.Results) != 1 {
-				return "", true
-			}
-			tv, ok := c.info.Types[ret.Results[0]]
-			if !ok || tv.Value == nil {
-				return "", true
-			}
-			n, exact := constant.Int64Val(constant.ToInt(tv.Value))
-			switch {
-			case !exact || n == 0:
-				return "", true
-			case n < 0:
-				return "", false
-			}
-			return durconst.Format(time.Duration(n)), true
-		}
+	fd := c.model.Decl(m)
+	if fd == nil || fd.Body == nil || len(fd.Body.List) != 1 {
+		return "", true
 	}
-	return "", true
+	ret, ok := fd.Body.List[0].(*ast.ReturnStmt)
+	if !ok || len(ret.Results) != 1 {
+		return "", true
+	}
+	tv, ok := c.info.Types[ret.Results[0]]
+	if !ok || tv.Value == nil {
+		return "", true
+	}
+	n, exact := constant.Int64Val(constant.ToInt(tv.Value))
+	switch {
+	case !exact || n == 0:
+		return "", true
+	case n < 0:
+		return "", false
+	}
+	return durconst.Format(time.Duration(n)), true
 }
 
 // lambdaSets adds the invocation's deadline to the context of each
@@ -127,16 +122,6 @@ func (c *checker) riverTimeout(work *types.Func) (string, bool) {
 // (lambda.Start(handler), StartWithOptions, NewHandler, ...): the runtime
 // gives it the function's timeout, counted from the invocation's start.
 func (c *checker) lambdaSets(out map[ast.Node][]ctxSet) {
-	decls := map[*types.Func]*ast.FuncDecl{}
-	for _, f := range c.pass.Files {
-		for _, d := range f.Decls {
-			if fd, ok := d.(*ast.FuncDecl); ok && fd.Body != nil {
-				if fn, ok := c.info.Defs[fd.Name].(*types.Func); ok {
-					decls[fn] = fd
-				}
-			}
-		}
-	}
 	c.insp.Preorder([]ast.Node{(*ast.CallExpr)(nil)}, func(n ast.Node) {
 		call := n.(*ast.CallExpr)
 		fn := typeutil.StaticCallee(c.info, call)
@@ -161,8 +146,11 @@ func (c *checker) lambdaSets(out map[ast.Node][]ctxSet) {
 		case *ast.SelectorExpr:
 			h, _ = c.info.Uses[a.Sel].(*types.Func)
 		}
-		fd := decls[h]
-		if h == nil || fd == nil || h.Signature().Params().Len() == 0 || !isContextVar(h.Signature().Params().At(0)) {
+		if h == nil || h.Pkg() != c.pass.Pkg {
+			return
+		}
+		fd := c.model.Decl(h)
+		if fd == nil || fd.Body == nil || h.Signature().Params().Len() == 0 || !isContextVar(h.Signature().Params().At(0)) {
 			return
 		}
 		param := h.Signature().Params().At(0)

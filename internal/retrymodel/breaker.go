@@ -97,6 +97,7 @@ func (r *Result) findBreakerCalls() []BreakerCall {
 	held := map[types.Object]*Breaker{}
 	ctors := map[*types.Func]*Breaker{}
 	r.breakerCtors = ctors
+	imported := map[*types.Func]*Breaker{} // another package's constructors, by fact (nil: none)
 	built := map[*ast.CallExpr]*Breaker{}
 	type site struct {
 		call  *ast.CallExpr
@@ -132,7 +133,10 @@ func (r *Result) findBreakerCalls() []BreakerCall {
 			case fn.Pkg() == r.pass.Pkg:
 				ctorCalls = append(ctorCalls, s)
 			default:
-				if b := r.importedBreaker(fn); b != nil {
+				if _, asked := imported[fn]; !asked {
+					imported[fn] = r.importedBreaker(fn) // one fact lookup per function
+				}
+				if b := imported[fn]; b != nil {
 					ctors[fn] = b
 					ctorCalls = append(ctorCalls, s)
 				}

@@ -47,9 +47,10 @@ func (p *pkgCtx) findSentinelGaps() {
 		if retried == nil || missed == nil {
 			continue
 		}
-		for fn, decl := range p.res.decls {
+		for _, fn := range p.res.funcsInOrder() {
+			decl := p.res.decls[fn]
 			test := p.sentinelTest(decl, retried)
-			if test == nil || contains(decl.Body, func(n ast.Node) bool { id, ok := n.(*ast.Ident); return ok && p.info.Uses[id] == missed }) || !p.decidesRetry(fn) {
+			if test == nil || p.mentions(decl.Body, func(v *types.Var) bool { return v == missed }) || !p.decidesRetry(fn) {
 				continue
 			}
 			if p.sentinelAnswer(fn, decl, retried) != Yes || p.sentinelAnswer(fn, decl, missed) != No {

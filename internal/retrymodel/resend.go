@@ -160,6 +160,12 @@ func (r *Result) RequestBuilt(v *types.Var) (BuiltRequest, bool) {
 	if call == nil {
 		return r.requestBuiltInBranches(v)
 	}
+	return r.builtFrom(call)
+}
+
+// builtFrom reads a NewRequest(WithContext) call: its method, URL and body
+// (nil for one that sends nothing).
+func (r *Result) builtFrom(call *ast.CallExpr) (BuiltRequest, bool) {
 	method, url, body, ok := newRequestArgs(r.pass.TypesInfo, call)
 	if !ok {
 		return BuiltRequest{}, false
@@ -191,15 +197,11 @@ func (r *Result) requestBuiltInBranches(v *types.Var) (BuiltRequest, bool) {
 		if !ok {
 			return BuiltRequest{}, false
 		}
-		method, url, body, ok := newRequestArgs(r.pass.TypesInfo, call)
+		br, ok := r.builtFrom(call)
 		if !ok {
 			return BuiltRequest{}, false
 		}
-		if r.noBody(body) {
-			body = nil
-		}
-		br := BuiltRequest{Call: call, Method: method, URL: url, Body: body}
-		if first.Call == nil || first.Body == nil && body != nil {
+		if first.Call == nil || first.Body == nil && br.Body != nil {
 			first = br
 		}
 	}
