@@ -54,6 +54,12 @@ func (c *checker) uncancellableWait(l *retrymodel.Layer, attemptOnly string) boo
 	if ws, ok := c.prodWaits(l); ok && attemptOnly == "" && sum(ws) < minWorthBounding {
 		return false
 	}
+	// The same for the waits of the package's own defaults (a
+	// constructor's schedule a caller may replace): by default they cost
+	// a cancelled caller less than a second.
+	if ws := l.Policy.DefaultWaits; len(ws) > 0 && attemptOnly == "" && sum(ws) < minWorthBounding {
+		return false
+	}
 	var first *waitSite
 	var edits []analysis.TextEdit
 	for _, n := range l.Waits {
@@ -93,6 +99,8 @@ func (c *checker) uncancellableWait(l *retrymodel.Layer, attemptOnly string) boo
 	} else if len(l.Policy.Waits) > 0 {
 		text, _ := shownWaits(l)
 		msg += fmt.Sprintf(" (waits %s)", text)
+	} else if ws := l.Policy.DefaultWaits; len(ws) > 0 {
+		msg += fmt.Sprintf(" (by default waits %s: a cancel is seen only when the wait ends, up to %s later)", waitList(ws), fmtDur(slices.Max(ws)))
 	}
 	if attemptOnly != "" {
 		msg += "; the retry is also attempt-only: " + attemptOnly

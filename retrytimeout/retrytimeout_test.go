@@ -129,3 +129,11 @@ func TestCancelSources(t *testing.T) {
 func TestHintUnit(t *testing.T) {
 	analysistest.RunWithSuggestedFixes(t, testdata(t), retrytimeout.Analyzer, "./hintunit")
 }
+
+// TestDefaults: a wait that ignores cancellation is quiet when the
+// package's own defaults for its exported config fields (a constructor's
+// interval, a schedule slice) give under a second of waiting in all, and
+// reported when they give more or the constructors disagree.
+func TestDefaults(t *testing.T) {
+	analysistest.Run(t, testdata(t), retrytimeout.Analyzer, "./defaults")
+}

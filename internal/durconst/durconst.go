@@ -31,6 +31,11 @@ import (
 type Folder struct {
 	Info  *types.Info
 	Files []*ast.File
+	// Defaults, while set, folds an exported field too when every value
+	// the package gives it agrees (a constructor's default that callers may
+	// replace): for a second, by-default reading of a schedule. Off, an
+	// exported field is the caller's to set and does not fold.
+	Defaults bool
 
 	once    sync.Once
 	assigns map[*types.Var][]ast.Expr // every value assigned to a variable (nil entry: unknown assignment)
@@ -192,6 +197,15 @@ func (f *Folder) fold(e ast.Expr, depth int, why *Why) (constant.Value, bool) {
 			}
 			return v, true
 		}
+		// len(s.Waits) of a slice the package gives one literal.
+		if id, ok := astutil.Unparen(e.Fun).(*ast.Ident); ok && len(e.Args) == 1 {
+			if b, ok := f.Info.Uses[id].(*types.Builtin); ok && b.Name() == "len" {
+				if lit := f.FieldLit(e.Args[0]); lit != nil {
+					return constant.MakeInt64(int64(len(lit.Elts))), true
+				}
+				return nil, false
+			}
+		}
 		// d.Seconds() and friends are rarely needed; time.ParseDuration("40s") is.
 		if fn := calleeFunc(f.Info, e); fn != nil && fn.Pkg() != nil && fn.Pkg().Path() == "time" && fn.Name() == "ParseDuration" && len(e.Args) == 1 {
 			if s, ok := f.fold(e.Args[0], depth+1, why); ok && s.Kind() == constant.String {
@@ -282,7 +296,7 @@ func (f *Folder) foldField(owner, fld *types.Var, sel *types.Selection, depth in
 	// when every value the field is given agrees, and only for a field that
 	// other packages cannot set (an exported field is the caller's to set;
 	// `if c.MaxRetries == 0 { c.MaxRetries = 5 }` is a default).
-	if fld.Exported() {
+	if fld.Exported() && !f.Defaults {
 		return nil, false
 	}
 	vals := f.fields[fieldKey{nil, fld}]
@@ -307,6 +321,43 @@ func (f *Folder) foldField(owner, fld *types.Var, sel *types.Selection, depth in
 	return first, first != nil
 }
 
+// FieldLit returns the slice or array literal a field read (c.Waits) is
+// given when it is the only value the package gives the field, under the
+// rules of foldField (an exported field only with Defaults); nil else.
+func (f *Folder) FieldLit(e ast.Expr) *ast.CompositeLit {
+	sel, ok := astutil.Unparen(e).(*ast.SelectorExpr)
+	if !ok {
+		return nil
+	}
+	s, ok := f.Info.Selections[sel]
+	if !ok || s.Kind() != types.FieldVal {
+		return nil
+	}
+	fld, _ := s.Obj().(*types.Var)
+	if fld == nil || fld.Exported() && !f.Defaults {
+		return nil
+	}
+	f.index()
+	vals := f.fields[fieldKey{nil, fld}]
+	if len(vals) != 1 || vals[0] == nil {
+		return nil
+	}
+	lit, _ := astutil.Unparen(vals[0]).(*ast.CompositeLit)
+	if lit == nil {
+		return nil
+	}
+	switch typeUnder(f.Info.TypeOf(lit)).(type) {
+	case *types.Slice, *types.Array:
+		for _, elt := range lit.Elts {
+			if _, keyed := elt.(*ast.KeyValueExpr); keyed {
+				return nil
+			}
+		}
+		return lit
+	}
+	return nil
+}
+
 // index records, for every variable and struct field, the values the
 // package assigns to it.
 func (f *Folder) index() { f.once.Do(f.build) }
@@ -325,7 +376,9 @@ func (f *Folder) build() {
 		}
 	}
 	addField := func(owner *types.Var, fld *types.Var, val ast.Expr) {
-		f.fields[fieldKey{owner, fld}] = append(f.fields[fieldKey{owner, fld}], val)
+		if owner != nil {
+			f.fields[fieldKey{owner, fld}] = append(f.fields[fieldKey{owner, fld}], val)
+		}
 		f.fields[fieldKey{nil, fld}] = append(f.fields[fieldKey{nil, fld}], val)
 	}
 	litFields := func(owner *types.Var, lit *ast.CompositeLit) {

@@ -258,6 +258,9 @@ func (p *pkgCtx) sliceLiteral(e ast.Expr) *ast.CompositeLit {
 	if v == nil {
 		return nil
 	}
+	if v.IsField() {
+		return p.fold.FieldLit(e) // the one literal the package gives the field
+	}
 	var lit *ast.CompositeLit
 	count := 0
 	for _, f := range p.pass.Files {

@@ -37,6 +37,21 @@ func (c *counter) at(k int64) int64 {
 	return c.start + k
 }
 
+// defaultWaits folds the loop's attempts and waits a second time with the
+// package's defaults for exported config fields (durconst Folder.Defaults):
+// the schedule a client built by the package's own constructor runs.
+func (p *pkgCtx) defaultWaits(n ast.Node, body *ast.BlockStmt, cond ast.Expr, s *loopShape, wait *waitSite, waitFirst bool) []time.Duration {
+	p.fold.Defaults = true
+	defer func() { p.fold.Defaults = false }()
+	var pol Policy
+	ctr := p.attempts(&pol, n, body, cond, s)
+	p.schedule(&pol, wait, body, ctr, waitFirst)
+	if !pol.WaitsKnown {
+		return nil
+	}
+	return pol.Waits
+}
+
 // loopPolicy fills l.Policy for a hand-rolled loop, goto loop or recursion.
 func (p *pkgCtx) loopPolicy(l *Layer, n ast.Node, body *ast.BlockStmt, cond ast.Expr, waits []waitSite, s *loopShape, fnNode ast.Node) {
 	pol := &l.Policy
@@ -58,6 +73,9 @@ func (p *pkgCtx) loopPolicy(l *Layer, n ast.Node, body *ast.BlockStmt, cond ast.
 		// before the loop (err := op(); for err != nil ...).
 		waitFirst := len(l.Ops) > 0 && wait.node.Pos() < l.Ops[0].Pos() && within(l.Ops[0], body) &&
 			!(cond != nil && p.mentionsErr(cond, s))
+		if f, ok := n.(*ast.ForStmt); ok && waitFirst && p.opBeforeLoop(f, nil) {
+			waitFirst = false // the first wait follows the attempt before the loop
+		}
 		p.schedule(pol, wait, body, ctr, waitFirst)
 		p.hintlessWaits(pol, wait, body, ctr, waitFirst)
 		pol.Jitter = p.waitJitter(wait)
@@ -66,6 +84,9 @@ func (p *pkgCtx) loopPolicy(l *Layer, n ast.Node, body *ast.BlockStmt, cond ast.
 		}
 		if pol.Jitter == Unknown && pol.WaitsKnown {
 			pol.Jitter = No
+		}
+		if !pol.WaitsKnown {
+			pol.DefaultWaits = p.defaultWaits(n, body, cond, s, wait, waitFirst)
 		}
 	} else if bt := tickerWait(waits); bt != nil {
 		// A backoff.Ticker: the schedule is the backoff's.
@@ -330,7 +351,18 @@ func (p *pkgCtx) declValue(v *types.Var) (int64, bool) {
 // opBeforeLoop reports `err := op(); for err != nil ...`: the first attempt
 // runs before the loop, which then counts only retries.
 func (p *pkgCtx) opBeforeLoop(f *ast.ForStmt, ctr *types.Var) bool {
-	return p.mentions(f.Cond, func(v *types.Var) bool { return isErrorType(v.Type()) })
+	isErr := func(v *types.Var) bool { return isErrorType(v.Type()) }
+	if f.Cond != nil && p.mentions(f.Cond, isErr) {
+		return true
+	}
+	// resp, err := op(); for i := 0; i < n; i++ { if err == nil { break };
+	// wait; resp, err = op() }: the body first tests the attempt made
+	// before the loop (or in the turn before) and leaves on its outcome.
+	if f.Body == nil || len(f.Body.List) == 0 {
+		return false
+	}
+	ifs, ok := f.Body.List[0].(*ast.IfStmt)
+	return ok && ifs.Init == nil && p.mentions(ifs.Cond, isErr) && leaves(ifs.Body, nil)
 }
 
 // bodyCounter reads `if attempt >= max { return err }` in the body, with

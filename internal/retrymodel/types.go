@@ -144,6 +144,11 @@ type Policy struct {
 	// package variables the tests reassign, when the wait reads one
 	// (prodwaits.go); nil otherwise.
 	ProdWaits []time.Duration
+	// DefaultWaits is the schedule folded with the defaults the package
+	// gives exported config fields (a constructor's RetryInterval that a
+	// caller may replace), when Waits are not known without them; nil
+	// otherwise.
+	DefaultWaits []time.Duration
 	// FixedWait names the field or variable every wait of a loop waits
 	// when its value is not known statically but the loop never changes
 	// it (a delay set at construction): "" otherwise.
