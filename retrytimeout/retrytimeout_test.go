@@ -137,3 +137,10 @@ func TestHintUnit(t *testing.T) {
 func TestDefaults(t *testing.T) {
 	analysistest.Run(t, testdata(t), retrytimeout.Analyzer, "./defaults")
 }
+
+// TestPostAttempt: a retry whose attempts are the for clause's init and
+// post statements is read like the loop written out; pagination and a
+// read loop in the same form, which go round on success, are quiet.
+func TestPostAttempt(t *testing.T) {
+	analysistest.Run(t, testdata(t), retrytimeout.Analyzer, "./postattempt")
+}

@@ -52,6 +52,9 @@ func (p *pkgCtx) loopLayer(n ast.Node, fnNode ast.Node, stack []ast.Node) *Layer
 	switch n := n.(type) {
 	case *ast.ForStmt:
 		body, cond = n.Body, n.Cond
+		if pb := p.postAttempt(n); pb != nil {
+			body = pb
+		}
 	case *ast.RangeStmt:
 		body = n.Body
 		if ws := p.attemptSource(n.X); ws != nil {
@@ -104,6 +107,35 @@ func (p *pkgCtx) loopLayer(n ast.Node, fnNode ast.Node, stack []ast.Node) *Layer
 	p.flagPolicy(l, fw)
 	l.Policy.Fallback = p.fallbackAfter(n, cond, stack)
 	return l
+}
+
+// postAttempt reads `for err := op(); err != nil; err = op() { wait }`,
+// whose attempts are the for clause's init and post statements, as the
+// loop `err := op(); for err != nil { wait; err = op() }`: the body with
+// the post statement as its last statement, spanning from the post
+// statement to the body's end so that the attempt is inside the retried
+// region. Nil when the post statement makes no fallible call that sets a
+// variable the condition tests.
+func (p *pkgCtx) postAttempt(f *ast.ForStmt) *ast.BlockStmt {
+	as, ok := f.Post.(*ast.AssignStmt)
+	if !ok || f.Cond == nil || len(as.Rhs) != 1 || f.Body == nil {
+		return nil
+	}
+	call, ok := astutil.Unparen(as.Rhs[0]).(*ast.CallExpr)
+	if !ok || !p.fallible(call) {
+		return nil
+	}
+	tested := false
+	for _, lhs := range as.Lhs {
+		if v := p.varOf(lhs); v != nil && p.mentions(f.Cond, func(w *types.Var) bool { return w == v }) {
+			tested = true
+		}
+	}
+	if !tested {
+		return nil
+	}
+	list := append(append([]ast.Stmt(nil), f.Body.List...), as)
+	return &ast.BlockStmt{Lbrace: as.Pos(), List: list, Rbrace: f.Body.Rbrace}
 }
 
 // rangeCounts reports whether a range loop counts attempts (range n, range
