@@ -143,6 +143,7 @@ func (c *checker) retriedCodes(l *retrymodel.Layer) ([]int64, token.Pos) {
 			regions = append(regions, d.Body)
 		}
 	}
+	regions = append(regions, c.retryPredicates(l)...)
 	var codes []int64
 	var pos token.Pos
 	for _, r := range regions {
@@ -157,6 +158,59 @@ func (c *checker) retriedCodes(l *retrymodel.Layer) ([]int64, token.Pos) {
 		}
 	}
 	return codes, pos
+}
+
+// retryPredicates returns the bodies of the package's functions the
+// layer's body asks whether to go round again, handing them the status:
+// `if !isRetryable(resp.StatusCode) { return }` (also through a variable
+// set once from the call) or `if isRetryable(code) { continue }`. A true
+// answer there is a retry, so their tests of 429 and 503 are the layer's.
+func (c *checker) retryPredicates(l *retrymodel.Layer) []ast.Node {
+	if l.Body == nil {
+		return nil
+	}
+	info := c.pass.TypesInfo
+	var out []ast.Node
+	seen := map[*types.Func]bool{}
+	ast.Inspect(l.Body, func(n ast.Node) bool {
+		if _, ok := n.(*ast.FuncLit); ok {
+			return false
+		}
+		ifs, ok := n.(*ast.IfStmt)
+		if !ok {
+			return true
+		}
+		cond, neg := astutil.Unparen(ifs.Cond), false
+		if u, ok := cond.(*ast.UnaryExpr); ok && u.Op == token.NOT {
+			cond, neg = astutil.Unparen(u.X), true
+		}
+		if id, ok := cond.(*ast.Ident); ok {
+			if v, ok := info.Uses[id].(*types.Var); ok {
+				if def, ok := c.res.WrittenOnce(v); ok {
+					cond = astutil.Unparen(def)
+				}
+			}
+		}
+		call, ok := cond.(*ast.CallExpr)
+		if !ok {
+			return true
+		}
+		fn := typeutil.StaticCallee(info, call)
+		if fn == nil || fn.Pkg() != c.pass.Pkg || seen[fn] {
+			return true
+		}
+		status := false
+		for _, a := range call.Args {
+			status = status || c.isStatus(a, 0)
+		}
+		retry := neg && c.endsRetry(l, ifs.Body.List) || !neg && retryBranch(l, ifs.Body.List)
+		if d := c.res.Decl(fn); status && retry && d != nil && d.Body != nil {
+			seen[fn] = true
+			out = append(out, d.Body)
+		}
+		return true
+	})
+	return out
 }
 
 // A statusTest is a comparison of an HTTP status with 429 or 503, a test
@@ -266,6 +320,9 @@ func (c *checker) isStatus(e ast.Expr, depth int) bool {
 		v, ok := c.pass.TypesInfo.Uses[e].(*types.Var)
 		if !ok {
 			return false
+		}
+		if v.Kind() == types.ParamVar && c.res.StatusOf(e) == retrymodel.HTTPStatus {
+			return true // a helper's code parameter, handed a status (the model's provenance)
 		}
 		vals := c.valuesOf(v)
 		return len(vals) == 1 && c.isStatus(vals[0], depth+1)

@@ -144,3 +144,11 @@ func TestDefaults(t *testing.T) {
 func TestPostAttempt(t *testing.T) {
 	analysistest.Run(t, testdata(t), retrytimeout.Analyzer, "./postattempt")
 }
+
+// TestPredicateHelper: a retry that asks a helper of the package about
+// the status (in the condition, or through a variable set from it) is a
+// retry, and the helper's tests of 429 are the retry's; a helper whose
+// yes ends the retry is not a retry of its codes.
+func TestPredicateHelper(t *testing.T) {
+	analysistest.Run(t, testdata(t), retrytimeout.Analyzer, "./predhelper")
+}

@@ -68,6 +68,9 @@ type Result struct {
 
 	// writes: every variable's writes (written.go).
 	writes map[*types.Var]*written
+	// paramArgs: for a parameter of a package function, the arguments its
+	// static calls in the package hand it (written.go).
+	paramArgs map[*types.Var][]ast.Expr
 	cancel *cancelIndex // cancel.go, built when first asked
 	// statusMemo: what StatusOf found for variables and functions (status.go).
 	statusMemo map[types.Object]StatusKind

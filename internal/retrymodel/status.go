@@ -138,6 +138,10 @@ func (r *Result) varStatus(v *types.Var, depth int) StatusKind {
 	r.memoStatus(v, NoStatus) // cycles
 	k := NoStatus
 	vals, _ := r.Writes(v)
+	if v.Kind() == types.ParamVar {
+		// isRetryable(code int) called as isRetryable(resp.StatusCode).
+		vals = append(vals, r.paramArgs[v]...)
+	}
 	for _, x := range vals {
 		if x != nil {
 			if k = r.statusOf(x, depth+1); k != NoStatus {

@@ -4,6 +4,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"golang.org/x/tools/go/types/typeutil"
 )
 
 // Written is the one value the package gives a variable of its own or an
@@ -58,6 +59,7 @@ func (r *Result) Written(v *types.Var) (Written, bool) {
 func (r *Result) indexWrites() {
 	info := r.pass.TypesInfo
 	r.writes = map[*types.Var]*written{}
+	r.paramArgs = map[*types.Var][]ast.Expr{}
 	get := func(e ast.Expr) *written {
 		v := varOf(info, e)
 		if v == nil {
@@ -158,6 +160,18 @@ func (r *Result) indexWrites() {
 					}
 				}
 			case *ast.CallExpr:
+				// f(resp.StatusCode): what a parameter of the package's
+				// functions is handed (statusOf follows it).
+				if fn, ok := typeutil.Callee(info, n).(*types.Func); ok && fn.Pkg() == r.pass.Pkg {
+					if sig, ok := fn.Type().(*types.Signature); ok && n.Ellipsis == token.NoPos {
+						for i, a := range n.Args {
+							if i < sig.Params().Len() && !(sig.Variadic() && i >= sig.Params().Len()-1) {
+								p := sig.Params().At(i)
+								r.paramArgs[p] = append(r.paramArgs[p], a)
+							}
+						}
+					}
+				}
 				// delete(s, k), clear(s)
 				if id, ok := ast.Unparen(n.Fun).(*ast.Ident); ok && (id.Name == "delete" || id.Name == "clear") && len(n.Args) > 0 {
 					if _, ok := info.Uses[id].(*types.Builtin); ok {
