@@ -66,6 +66,7 @@ func run(pass *analysis.Pass) (any, error) {
 	c.attemptBudgetsTotal()
 	c.sharedArgCtxs() // sharedctx.go
 	c.unscaledHints() // hintunit.go: wherever the conversion is
+	c.selectBreaks()  // selectbreak.go: a wait's cancel case that breaks the select only
 	// Fast path: no retry layer and nothing that can stream.
 	if len(res.Layers) == 0 && !importsStreaming(pass.Pkg) {
 		c.flush()

@@ -145,6 +145,13 @@ func TestPostAttempt(t *testing.T) {
 	analysistest.Run(t, testdata(t), retrytimeout.Analyzer, "./postattempt")
 }
 
+// TestSelectBreak: a break in the ctx.Done() case of a retry's wait leaves
+// the select only; breaking to the loop, returning, a later test of the
+// context and loops that are not waits are quiet.
+func TestSelectBreak(t *testing.T) {
+	analysistest.RunWithSuggestedFixes(t, testdata(t), retrytimeout.Analyzer, "./selectbreak")
+}
+
 // TestPredicateHelper: a retry that asks a helper of the package about
 // the status (in the condition, or through a variable set from it) is a
 // retry, and the helper's tests of 429 are the retry's; a helper whose
