@@ -185,18 +185,7 @@ func (c *checker) uncancellable(n ast.Node) (waitSite, bool) {
 
 // isTimerRecv reports whether a comm clause receives from a timer.
 func (c *checker) isTimerRecv(comm ast.Stmt) bool {
-	var x ast.Expr
-	switch s := comm.(type) {
-	case *ast.ExprStmt:
-		x = s.X
-	case *ast.AssignStmt:
-		if len(s.Rhs) == 1 {
-			x = s.Rhs[0]
-		}
-	default:
-		return false
-	}
-	u, ok := astutil.Unparen(x).(*ast.UnaryExpr)
+	u, ok := astutil.Unparen(retrymodel.CommRecv(comm)).(*ast.UnaryExpr)
 	if !ok {
 		return false
 	}

@@ -122,7 +122,22 @@
 // unnamed ones) and the source's Err() as its error; a function without results
 // simply returns. When the last result is not an error the finding is
 // reported without a fix. When the same retry is also attempt-only, the
-// one message says both, since the rewrite fixes both.
+// one message says both, since the rewrite fixes both. Waits the package's
+// own constructor sets by default (an exported RetryInterval, a schedule
+// slice indexed by the attempt, that a caller may replace) are judged like
+// known ones when nothing else folds them: under a second in all is
+// quiet, and the message gives them ("by default waits 1s, 2s, 4s").
+//
+// a break that leaves only the select (category select-break): in a
+// loop's wait, `case <-ctx.Done(): break` (unlabelled, or to a label on
+// the select) ends the select, not the loop; once the context is done the
+// case is ready at once on every later turn and the loop runs its
+// remaining attempts back to back. Reported for a wait (the select has a
+// timer case) in a loop that makes a fallible call, when nothing else in
+// the loop reads the context's Err, Done or Deadline, nothing after the
+// select leaves the loop, and the case sets no flag read after it; a
+// retry layer is not needed. With a label on the loop the suggested fix
+// breaks to it.
 //
 // per-attempt timeout below p99: an http.Client Timeout, a per-attempt
 // context.WithTimeout or an SDK request timeout shorter than the p99

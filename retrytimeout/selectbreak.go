@@ -137,16 +137,7 @@ func (c *checker) enclosingLoop(sel *ast.SelectStmt, stack []ast.Node) (loop ast
 // doneRecv returns X of a `<-X.Done()` receive of a context (or a type
 // with the same Done method), or nil.
 func doneRecv(info *types.Info, comm ast.Stmt) ast.Expr {
-	var x ast.Expr
-	switch s := comm.(type) {
-	case *ast.ExprStmt:
-		x = s.X
-	case *ast.AssignStmt:
-		if len(s.Rhs) == 1 {
-			x = s.Rhs[0]
-		}
-	}
-	u, ok := astutil.Unparen(x).(*ast.UnaryExpr)
+	u, ok := astutil.Unparen(retrymodel.CommRecv(comm)).(*ast.UnaryExpr)
 	if !ok || u.Op != token.ARROW {
 		return nil
 	}

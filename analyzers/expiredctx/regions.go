@@ -9,6 +9,7 @@ import (
 	"golang.org/x/tools/go/types/typeutil"
 
 	"github.com/retryvet/retryvet/internal/effects"
+	"github.com/retryvet/retryvet/internal/retrymodel"
 )
 
 // An expiry is a stretch of code where a context is known to be done.
@@ -131,16 +132,7 @@ func (c *checker) switchRegions(n *ast.SwitchStmt) []*expiry {
 // doneRecv recognises a receive from ctx.Done() (or from a variable holding
 // it) as a statement or a select case.
 func (c *checker) doneRecv(s ast.Stmt) (effects.Ref, bool) {
-	var x ast.Expr
-	switch s := s.(type) {
-	case *ast.ExprStmt:
-		x = s.X
-	case *ast.AssignStmt:
-		if len(s.Rhs) == 1 {
-			x = s.Rhs[0]
-		}
-	}
-	u, ok := astutil.Unparen(x).(*ast.UnaryExpr)
+	u, ok := astutil.Unparen(retrymodel.CommRecv(s)).(*ast.UnaryExpr)
 	if !ok || u.Op != token.ARROW {
 		return effects.Ref{}, false
 	}

@@ -71,7 +71,7 @@ type Result struct {
 	// paramArgs: for a parameter of a package function, the arguments its
 	// static calls in the package hand it (written.go).
 	paramArgs map[*types.Var][]ast.Expr
-	cancel *cancelIndex // cancel.go, built when first asked
+	cancel    *cancelIndex // cancel.go, built when first asked
 	// statusMemo: what StatusOf found for variables and functions (status.go).
 	statusMemo map[types.Object]StatusKind
 	inert      bool // inert.go

@@ -194,7 +194,7 @@ func (p *pkgCtx) selectWait(s *ast.SelectStmt) (waitSite, bool) {
 		if cc.Comm == nil {
 			return waitSite{}, false // a default: the select never blocks
 		}
-		u, ok := astutil.Unparen(commRecv(cc.Comm)).(*ast.UnaryExpr)
+		u, ok := astutil.Unparen(CommRecv(cc.Comm)).(*ast.UnaryExpr)
 		if !ok || u.Op != token.ARROW {
 			continue
 		}
@@ -519,9 +519,9 @@ func deref(t types.Type) types.Type {
 	return types.Unalias(t)
 }
 
-// commRecv returns the expression a select case's statement receives
+// CommRecv returns the expression a select case's statement receives
 // with: <-ch in case <-ch: or case v, ok := <-ch:; nil for a send.
-func commRecv(comm ast.Stmt) ast.Expr {
+func CommRecv(comm ast.Stmt) ast.Expr {
 	switch st := comm.(type) {
 	case *ast.ExprStmt:
 		return st.X
