@@ -164,6 +164,7 @@ type pkgCtx struct {
 	// raImported memoizes whether another package's function reads
 	// Retry-After for its caller (its fact; wait.go).
 	raImported map[*types.Func]bool
+	raConsts   map[types.Object]bool // constants naming a hint header that the package uses (wait.go)
 }
 
 // typeOf is info.TypeOf that also knows the model's synthetic expressions.

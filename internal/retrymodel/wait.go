@@ -485,13 +485,12 @@ func (p *pkgCtx) retryAfterPos(n ast.Node) token.Pos {
 		if !ok {
 			return true
 		}
-		if cand, descend := constCandidate(p.info, e); !cand {
+		if cand, descend := p.raCandidate(e); !cand {
 			if !descend {
 				return false
 			}
 		} else if tv, ok := p.info.Types[e]; ok && tv.Value != nil && tv.Value.Kind() == constant.String {
-			s := strings.ToLower(constant.StringVal(tv.Value))
-			if s == "retry-after" || s == "retry-after-ms" || s == "x-ratelimit-reset" || s == "x-ratelimit-reset-requests" {
+			if isHintHeader(constant.StringVal(tv.Value)) {
 				pos = e.Pos()
 			}
 			return false
@@ -531,6 +530,37 @@ func CommRecv(comm ast.Stmt) ast.Expr {
 		}
 	}
 	return nil
+}
+
+// isHintHeader reports the name of a header that carries a server's wait.
+func isHintHeader(s string) bool {
+	s = strings.ToLower(s)
+	return s == "retry-after" || s == "retry-after-ms" || s == "x-ratelimit-reset" || s == "x-ratelimit-reset-requests"
+}
+
+// raCandidate is constCandidate for the hint headers: a named constant is
+// a candidate only when it is one of the package's uses of a constant
+// that names such a header, found once per package, so that the walk of
+// every function body does not look up every identifier.
+func (p *pkgCtx) raCandidate(e ast.Expr) (cand, descend bool) {
+	if p.raConsts == nil {
+		p.raConsts = map[types.Object]bool{}
+		for _, obj := range p.info.Uses {
+			if c, ok := obj.(*types.Const); ok && c.Val().Kind() == constant.String && isHintHeader(constant.StringVal(c.Val())) {
+				p.raConsts[c] = true
+			}
+		}
+	}
+	switch e := e.(type) {
+	case *ast.Ident:
+		return len(p.raConsts) > 0 && p.raConsts[p.info.Uses[e]], false
+	case *ast.SelectorExpr:
+		if len(p.raConsts) > 0 && p.raConsts[p.info.Uses[e.Sel]] {
+			return true, false
+		}
+		return false, true
+	}
+	return constCandidate(p.info, e)
 }
 
 // constCandidate says whether e can be a string constant (a string
