@@ -128,6 +128,18 @@
 // known ones when nothing else folds them: under a second in all is
 // quiet, and the message gives them ("by default waits 1s, 2s, 4s").
 //
+// wait overflows (category wait-overflow): a wait computed as scale ×
+// 2^attempt (scale << attempt, scale * time.Duration(1<<attempt), a
+// one-return helper such as (1<<a)>>1, math.Pow(2, attempt)) with no bound
+// on the exponent, in a function whose attempts the caller chooses (an
+// exported function, or a closure an exported function builds: a
+// library's backoff). From some attempt on the product passes the largest
+// time.Duration and wraps to a negative or zero wait; a cap applied to the
+// result afterwards (if d > max) does not catch it. The message gives the
+// attempt for the scale the code sets, or for 100ms and 1s when the scale
+// is the caller's. Quiet when the exponent is compared or clamped (attempt
+// > 30, min(attempt, 30)) or the result tested for <= 0 in the function.
+//
 // a break that leaves only the select (category select-break): in a
 // loop's wait, `case <-ctx.Done(): break` (unlabelled, or to a label on
 // the select) ends the select, not the loop; once the context is done the

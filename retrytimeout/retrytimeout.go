@@ -67,6 +67,7 @@ func run(pass *analysis.Pass) (any, error) {
 	c.sharedArgCtxs() // sharedctx.go
 	c.unscaledHints() // hintunit.go: wherever the conversion is
 	c.selectBreaks()  // selectbreak.go: a wait's cancel case that breaks the select only
+	c.waitOverflows() // overflow.go: scale × 2^attempt with no bound on the attempt
 	// Fast path: no retry layer and nothing that can stream.
 	if len(res.Layers) == 0 && !importsStreaming(pass.Pkg) {
 		c.flush()

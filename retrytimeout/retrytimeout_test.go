@@ -159,3 +159,11 @@ func TestSelectBreak(t *testing.T) {
 func TestPredicateHelper(t *testing.T) {
 	analysistest.Run(t, testdata(t), retrytimeout.Analyzer, "./predhelper")
 }
+
+// TestWaitOverflow: scale × 2^attempt with no bound on an attempt the
+// caller chooses wraps to a non-positive wait; a clamp of the exponent, a
+// test of the result for <= 0, the package's own bounded use and shifts
+// that are not durations are quiet.
+func TestWaitOverflow(t *testing.T) {
+	analysistest.Run(t, testdata(t), retrytimeout.Analyzer, "./overflow")
+}
