@@ -140,6 +140,14 @@
 // is the caller's. Quiet when the exponent is compared or clamped (attempt
 // > 30, min(attempt, 30)) or the result tested for <= 0 in the function.
 //
+// a zero timeout that is no limit elsewhere (category zero-timeout):
+// context.WithTimeout(parent, opts.Timeout) where the package uses the
+// same duration field only when it is positive (if opts.Timeout > 0 {
+// hc.Timeout = opts.Timeout }): zero means "no limit" there, and here a
+// context done before the first call. Quiet under the same test, after an
+// early return on a zero value, and for a field the package replaces with
+// a default when zero.
+//
 // a break that leaves only the select (category select-break): in a
 // loop's wait, `case <-ctx.Done(): break` (unlabelled, or to a label on
 // the select) ends the select, not the loop; once the context is done the

@@ -167,3 +167,11 @@ func TestPredicateHelper(t *testing.T) {
 func TestWaitOverflow(t *testing.T) {
 	analysistest.Run(t, testdata(t), retrytimeout.Analyzer, "./overflow")
 }
+
+// TestZeroTimeout: context.WithTimeout on a field the package uses only
+// when positive is done at once for 0; under the same test, after an
+// early return on zero, for a field defaulted when zero, or one never
+// tested, quiet.
+func TestZeroTimeout(t *testing.T) {
+	analysistest.Run(t, testdata(t), retrytimeout.Analyzer, "./zerotimeout")
+}
