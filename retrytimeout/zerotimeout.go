@@ -168,9 +168,12 @@ func (c *checker) underPositiveTest(stack []ast.Node, fld *types.Var) bool {
 					return true
 				}
 			}
-		case *ast.FuncDecl, *ast.FuncLit:
+		case *ast.FuncDecl:
 			return false
 		}
+		// Through a function literal: a closure built under the test
+		// (if t > 0 { op = func(ctx) { ctx, cancel := WithTimeout(ctx, t) } })
+		// runs only where the test held.
 	}
 	return false
 }

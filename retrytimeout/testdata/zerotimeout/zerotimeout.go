@@ -71,3 +71,16 @@ func (c *Client) Dead(req *http.Request) (*http.Response, error) {
 	defer cancel()
 	return c.hc.Do(req.WithContext(ctx))
 }
+
+// Wrap builds the timeout into a closure under the test: quiet.
+func (c *Client) Wrap(op func(context.Context) error) func(context.Context) error {
+	if c.opts.Timeout > 0 {
+		inner := op
+		op = func(ctx context.Context) error {
+			ctx, cancel := context.WithTimeout(ctx, c.opts.Timeout)
+			defer cancel()
+			return inner(ctx)
+		}
+	}
+	return op
+}
