@@ -84,10 +84,13 @@ func (cfg *config) execute() (res *http.Response, err error) {
 }
 
 // After the fix: the caller's context is tested, and the wait is a select.
+// Its per-attempt timeout drops the test execute makes (RequestTimeout 0
+// is no timeout there), so a zero RequestTimeout ends every attempt here
+// at once: zero-timeout.
 func (cfg *config) executeFixed() (res *http.Response, err error) {
 	parent := cfg.Request.Context()
 	for retryCount := 0; retryCount <= cfg.MaxRetries; retryCount += 1 {
-		ctx, cancel := context.WithTimeout(parent, cfg.RequestTimeout)
+		ctx, cancel := context.WithTimeout(parent, cfg.RequestTimeout) // want `context.WithTimeout with cfg.RequestTimeout, which the package treats as no limit when it is 0 \(sdkloops/stainless.go:66\)`
 		res, err = cfg.HTTPClient.Do(cfg.Request.Clone(ctx))
 		cancel()
 		if parent.Err() != nil {
