@@ -3,7 +3,7 @@
 //
 // # Analyzer retrytimeout
 //
-// retrytimeout: attempt-only retries, no jitter, Retry-After ignored, uncancellable waits, per-attempt timeouts below p99 or that end the retry, context errors retried, schedules longer than their budget, and total timeouts on streaming calls
+// retrytimeout: attempt-only retries, no jitter, Retry-After ignored, uncancellable waits, per-attempt timeouts below p99 or that end the retry, context errors retried, schedules longer than their budget, total timeouts on streaming calls, and waits that never happen (a break that leaves only the select, an exponential wait that wraps, a zero timeout)
 //
 // Four attempts with exponential backoff can take fifteen seconds while
 // the request that started them had ten; without jitter every client that

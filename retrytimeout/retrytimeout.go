@@ -29,7 +29,7 @@ var doc string
 // Analyzer reports the time behaviour of retry layers: attempt-only
 // retries, waits without jitter, Retry-After ignored, waits that ignore
 // cancellation, per-attempt timeouts below p99, schedules longer than their
-// budget, and total timeouts on streaming calls.
+// budget, total timeouts on streaming calls, and waits that never happen.
 var Analyzer = &analysis.Analyzer{
 	Name:     Name,
 	Doc:      analysisdoc.Extract(doc, Name),
