@@ -445,6 +445,12 @@ func (r *Result) neverDone(e ast.Expr, v *types.Var, seen map[types.Object]bool)
 		if v == nil {
 			v, _ = info.Uses[id].(*types.Var)
 		}
+		if v != nil && r.cancelIx().params[v] && !seen[v] {
+			// poll(ctx) called only as poll(context.Background()): an
+			// unexported function's parameter, every call in sight.
+			seen[v] = true
+			return r.paramNeverDone(v, seen)
+		}
 		if v == nil || v.IsField() || v.Parent() == nil || v.Parent() == r.pass.Pkg.Scope() || r.cancelIx().params[v] {
 			return false
 		}
@@ -604,6 +610,11 @@ type cancelIndex struct {
 	accessor map[*types.Func]bool
 	closed   map[*types.Var]bool // channel fields the package closes
 	params   map[*types.Var]bool // parameters, receivers and results: given by a caller
+	// paramOf: the parameters of the package's unexported functions (not
+	// methods), with their function; taken: functions named other than
+	// as the callee of a call (handed on as a value: callers not in sight).
+	paramOf map[*types.Var]*types.Func
+	taken   map[*types.Func]bool
 	// funcWaits are the calls of func values that wait (funcwait.go).
 	funcWaits map[*ast.CallExpr]waitSite
 }
@@ -612,12 +623,21 @@ func (r *Result) cancelIx() *cancelIndex {
 	if r.cancel != nil {
 		return r.cancel
 	}
-	ix := &cancelIndex{accessor: map[*types.Func]bool{}, closed: map[*types.Var]bool{}, params: map[*types.Var]bool{}, funcWaits: map[*ast.CallExpr]waitSite{}}
+	ix := &cancelIndex{accessor: map[*types.Func]bool{}, closed: map[*types.Var]bool{}, params: map[*types.Var]bool{}, funcWaits: map[*ast.CallExpr]waitSite{},
+		paramOf: map[*types.Var]*types.Func{}, taken: map[*types.Func]bool{}}
 	info := r.pass.TypesInfo
+	callee := map[*ast.Ident]bool{}
 	for _, f := range r.pass.Files {
 		ast.Inspect(f, func(n ast.Node) bool {
 			switch n := n.(type) {
+			case *ast.Ident:
+				if fn, ok := info.Uses[n].(*types.Func); ok && fn.Pkg() == r.pass.Pkg && !callee[n] {
+					ix.taken[fn] = true
+				}
 			case *ast.CallExpr:
+				if id, ok := astutil.Unparen(n.Fun).(*ast.Ident); ok {
+					callee[id] = true
+				}
 				if id, ok := astutil.Unparen(n.Fun).(*ast.Ident); ok && id.Name == "close" && len(n.Args) == 1 {
 					if _, ok := info.Uses[id].(*types.Builtin); ok {
 						if v := varOf(info, n.Args[0]); v != nil && v.IsField() {
@@ -628,6 +648,14 @@ func (r *Result) cancelIx() *cancelIndex {
 			case *ast.FuncDecl:
 				if n.Recv != nil {
 					r.markParams(ix, n.Recv)
+				} else if fn, ok := info.Defs[n.Name].(*types.Func); ok && !n.Name.IsExported() && n.Type.Params != nil {
+					for _, field := range n.Type.Params.List {
+						for _, id := range field.Names {
+							if v, ok := info.Defs[id].(*types.Var); ok {
+								ix.paramOf[v] = fn
+							}
+						}
+					}
 				}
 			case *ast.FuncType:
 				r.markParams(ix, n.Params)
@@ -638,6 +666,27 @@ func (r *Result) cancelIx() *cancelIndex {
 	}
 	r.cancel = ix
 	return ix
+}
+
+// paramNeverDone reports a parameter of an unexported function, never
+// handed on as a value, whose every call in the package passes a context
+// that can never be done.
+func (r *Result) paramNeverDone(v *types.Var, seen map[types.Object]bool) bool {
+	ix := r.cancelIx()
+	fn := ix.paramOf[v]
+	if fn == nil || ix.taken[fn] {
+		return false
+	}
+	args := r.paramArgs[v]
+	if len(args) == 0 {
+		return false
+	}
+	for _, a := range args {
+		if !r.neverDone(a, nil, seen) {
+			return false
+		}
+	}
+	return true
 }
 
 func (r *Result) markParams(ix *cancelIndex, fl *ast.FieldList) {

@@ -282,3 +282,47 @@ func probeCaller(parent context.Context, c *http.Client, url string, closed func
 	}
 	return nil
 }
+
+// warm is only ever called on Background (its every call is in sight):
+// nothing can cancel its wait, quiet.
+func warm(ctx context.Context, c *http.Client, url string) {
+	for i := 0; i < 5; i++ {
+		if resp, err := get(ctx, c, url); err == nil {
+			resp.Body.Close()
+			return
+		}
+		time.Sleep(jittered(i))
+	}
+}
+
+func Start(c *http.Client, url string) { go warm(context.Background(), c, url) }
+
+// refresh is also called on a caller's context: reported.
+func refresh(ctx context.Context, c *http.Client, url string) {
+	for i := 0; i < 5; i++ {
+		if resp, err := get(ctx, c, url); err == nil {
+			resp.Body.Close()
+			return
+		}
+		time.Sleep(jittered(i)) // want `wait ignores cancellation: time.Sleep in retry loop keeps waiting after ctx is done`
+	}
+}
+
+func Boot(c *http.Client, url string)                        { refresh(context.Background(), c, url) }
+func Reload(ctx context.Context, c *http.Client, url string) { refresh(ctx, c, url) }
+
+// handed is handed on as a value: its callers are not all in sight,
+// reported.
+func handed(ctx context.Context, c *http.Client, url string) {
+	for i := 0; i < 5; i++ {
+		if resp, err := get(ctx, c, url); err == nil {
+			resp.Body.Close()
+			return
+		}
+		time.Sleep(jittered(i)) // want `wait ignores cancellation: time.Sleep in retry loop keeps waiting after ctx is done`
+	}
+}
+
+var Hook = handed
+
+func Init(c *http.Client, url string) { handed(context.Background(), c, url) }
