@@ -74,8 +74,10 @@ func (c *checker) selectBreaks() {
 				continue
 			}
 			what := "loop"
-			if l := c.layerOfLoop(loop); l != nil {
+			if l := c.res.LayerOf(loop); l != nil {
 				what = describe(l)
+			} else if l := c.res.LayerOf(stackParent(stack, loop)); l != nil {
+				what = describe(l) // a goto layer at the loop's label
 			}
 			name := types.ExprString(ctx)
 			msg := fmt.Sprintf("break leaves only the select, not the %s: once %s is done, the <-%s.Done() case is ready at once on every later turn, so the %s goes round again without waiting and runs its remaining attempts back to back; return there (or break to a label on the loop)",
@@ -248,19 +250,6 @@ func (c *checker) flagged(body []ast.Stmt, after []ast.Stmt) bool {
 		})
 	}
 	return found
-}
-
-// layerOfLoop returns the model's layer made by loop, if any.
-func (c *checker) layerOfLoop(loop ast.Stmt) *retrymodel.Layer {
-	for _, l := range c.res.Layers {
-		if l.Node == loop {
-			return l
-		}
-		if ls, ok := l.Node.(*ast.LabeledStmt); ok && ls.Stmt == loop {
-			return l
-		}
-	}
-	return nil
 }
 
 // stackParent returns the node above n on the stack, or nil.

@@ -52,18 +52,10 @@ func (c *checker) zeroTimeouts() {
 	})
 }
 
-// fieldRead returns the struct field e reads (opts.Timeout,
+// fieldRead returns the duration field e reads (opts.Timeout,
 // c.cfg.Timeout), or nil.
 func (c *checker) fieldRead(e ast.Expr) *types.Var {
-	sel, ok := astutil.Unparen(e).(*ast.SelectorExpr)
-	if !ok {
-		return nil
-	}
-	s, ok := c.pass.TypesInfo.Selections[sel]
-	if !ok || s.Kind() != types.FieldVal {
-		return nil
-	}
-	v, _ := s.Obj().(*types.Var)
+	v, _ := c.res.Folder.FieldOf(e)
 	if v == nil || !isDurationType(v.Type()) {
 		return nil
 	}

@@ -344,7 +344,7 @@ func (p *pkgCtx) leavesPred(cond ast.Expr, s *loopShape) bool {
 		if v := p.identVar(id); v != nil {
 			if call, i := p.tupleDef(v); call != nil && i == 0 {
 				cond = call
-			} else if call, ok := astutil.Unparen(p.singleDef(v)).(*ast.CallExpr); ok && p.singleDef(v) != nil {
+			} else if call, ok := astutil.Unparen(p.singleDef(v)).(*ast.CallExpr); ok {
 				// retry := shouldRetry(resp.StatusCode); if !retry { break }
 				cond = call
 			} else if want == No && p.failureFlag(v, s) {
