@@ -8,6 +8,8 @@ import (
 
 	"golang.org/x/tools/go/ast/astutil"
 	"golang.org/x/tools/go/types/typeutil"
+
+	"github.com/retryvet/retryvet/internal/retrymodel"
 )
 
 // zeroTimeouts reports a context.WithTimeout whose duration is a config
@@ -101,17 +103,7 @@ func (c *checker) zeroTest(cond ast.Expr) (*types.Var, bool, bool) {
 	}
 	x, y, op := b.X, b.Y, b.Op
 	if _, isConst := constInt(c.pass.TypesInfo, x); isConst {
-		x, y = y, x
-		switch op {
-		case token.LSS:
-			op = token.GTR
-		case token.GTR:
-			op = token.LSS
-		case token.LEQ:
-			op = token.GEQ
-		case token.GEQ:
-			op = token.LEQ
-		}
+		x, y, op = y, x, retrymodel.Flip(op)
 	}
 	fld := c.fieldRead(x)
 	v, ok := constInt(c.pass.TypesInfo, y)

@@ -652,16 +652,7 @@ func (w *walker) compare(e *ast.BinaryExpr, st *pathState) val {
 	k = int64(code)
 	op := e.Op
 	if ast.Unparen(e.X) != ast.Unparen(x) { // constant on the left: flip
-		switch op {
-		case token.LSS:
-			op = token.GTR
-		case token.LEQ:
-			op = token.GEQ
-		case token.GTR:
-			op = token.LSS
-		case token.GEQ:
-			op = token.LEQ
-		}
+		op = retrymodel.Flip(op)
 	}
 	c := int64(w.code)
 	var r bool

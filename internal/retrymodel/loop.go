@@ -847,7 +847,7 @@ func (p *pkgCtx) statusPath(c *ast.BinaryExpr, s *loopShape) path {
 	}
 	op, lit := c.Op, c.Y
 	if _, ok := p.fold.Int(c.X); ok {
-		lit, op = c.X, flip(op) // 500 <= code is code >= 500
+		lit, op = c.X, Flip(op) // 500 <= code is code >= 500
 	}
 	n, ok := p.fold.Int(lit)
 	if !ok {

@@ -292,7 +292,7 @@ func counterSide(b *ast.BinaryExpr) (*ast.Ident, ast.Expr, token.Token) {
 		return id, b.Y, b.Op
 	}
 	if id, ok := astutil.Unparen(b.Y).(*ast.Ident); ok && (b.Op == token.GTR || b.Op == token.GEQ) {
-		return id, b.X, flip(b.Op)
+		return id, b.X, Flip(b.Op)
 	}
 	return nil, nil, 0
 }

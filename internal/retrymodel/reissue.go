@@ -749,7 +749,7 @@ func (r *reissueFinder) counter(region ast.Node, t types.Type) (ast.Expr, Value,
 		}
 		op, x, y := be.Op, be.X, be.Y
 		if _, ok := incs[types.ExprString(y)]; ok {
-			op, x, y = flip(op), y, x
+			op, x, y = Flip(op), y, x
 		}
 		inc, ok := incs[types.ExprString(x)]
 		if !ok {
@@ -821,9 +821,9 @@ func (r *reissueFinder) blockStops(b *ast.BlockStmt, t types.Type) bool {
 	return stops
 }
 
-// flip mirrors a comparison (x < y is y > x); negate complements it
+// Flip mirrors a comparison (x < y is y > x); negate complements it
 // (!(x < y) is x >= y). Other operators are their own.
-func flip(op token.Token) token.Token   { return cmpOp(op, 0) }
+func Flip(op token.Token) token.Token   { return cmpOp(op, 0) }
 func negate(op token.Token) token.Token { return cmpOp(op, 1) }
 
 var cmpOps = map[token.Token][2]token.Token{
