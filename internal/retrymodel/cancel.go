@@ -611,8 +611,9 @@ type cancelIndex struct {
 	closed   map[*types.Var]bool // channel fields the package closes
 	params   map[*types.Var]bool // parameters, receivers and results: given by a caller
 	// paramOf: the parameters of the package's unexported functions (not
-	// methods), with their function; taken: functions named other than
-	// as the callee of a call (handed on as a value: callers not in sight).
+	// methods), with their function; taken: those functions named other
+	// than as the callee of a call (handed on as a value: callers not in
+	// sight).
 	paramOf map[*types.Var]*types.Func
 	taken   map[*types.Func]bool
 	// funcWaits are the calls of func values that wait (funcwait.go).
@@ -630,10 +631,6 @@ func (r *Result) cancelIx() *cancelIndex {
 	for _, f := range r.pass.Files {
 		ast.Inspect(f, func(n ast.Node) bool {
 			switch n := n.(type) {
-			case *ast.Ident:
-				if fn, ok := info.Uses[n].(*types.Func); ok && fn.Pkg() == r.pass.Pkg && !callee[n] {
-					ix.taken[fn] = true
-				}
 			case *ast.CallExpr:
 				if id, ok := astutil.Unparen(n.Fun).(*ast.Ident); ok {
 					callee[id] = true
@@ -663,6 +660,19 @@ func (r *Result) cancelIx() *cancelIndex {
 			}
 			return true
 		})
+	}
+	// A function of paramOf named anywhere but as a call's callee is
+	// handed on: read from the uses, not by a lookup per identifier.
+	fns := map[*types.Func]bool{}
+	for _, fn := range ix.paramOf {
+		fns[fn] = true
+	}
+	if len(fns) > 0 {
+		for id, obj := range info.Uses {
+			if fn, ok := obj.(*types.Func); ok && fns[fn] && !callee[id] {
+				ix.taken[fn] = true
+			}
+		}
 	}
 	r.cancel = ix
 	return ix
