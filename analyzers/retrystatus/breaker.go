@@ -5,6 +5,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -231,7 +232,9 @@ func (ck *checker) breakersInRetry() {
 		return
 	}
 	seen := map[*ast.CallExpr]bool{}
-	for _, l := range ck.res.Layers {
+	// A helper's call (retryx.Do(func() error { return cb.Execute(...) }))
+	// runs the breaker once per attempt of the helper's policy too.
+	for _, l := range slices.Concat(ck.res.Layers, ck.res.HelperLayers) {
 		if l.Body == nil || ck.inTest(l.Pos) {
 			continue
 		}

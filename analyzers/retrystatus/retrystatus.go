@@ -143,6 +143,12 @@ func (ck *checker) packageChecks() {
 	ck.handBreakers()    // breaker.go
 	ck.breakersInRetry() // breaker.go
 	ck.errorSiblings()   // errclass.go
+	// A helper's call retries the operation handed to it; what that
+	// operation opens is the caller's (the helper's policy is checked at
+	// the helper's own layer).
+	for _, l := range ck.res.HelperLayers {
+		ck.streams(l) // stream.go
+	}
 }
 
 // isExample reports a layer in a testable example (func ExampleXxx in a

@@ -196,15 +196,17 @@ func TestBreakerLibs(t *testing.T) {
 
 // TestStream runs retries that open a stream (go-openai's
 // CreateChatCompletionStream) and hand it on unread, so errors after the
-// 200 are never retried, beside retries that read the stream inside the
-// retried region and a stream returned to a caller that retries it.
+// 200 are never retried (a loop, a stream returned out of the operation
+// given to backoff or to the project's retry helper in another package),
+// beside retries that read the stream inside the retried region, a stream
+// returned to a caller that retries it, and a retried whole answer.
 func TestStream(t *testing.T) {
 	testmod.Download(t, "testdata")
 	dir, err := filepath.Abs("testdata")
 	if err != nil {
 		t.Fatal(err)
 	}
-	analysistest.Run(t, dir, retrystatus.Analyzer, "./stream")
+	analysistest.Run(t, dir, retrystatus.Analyzer, "./stream/...")
 }
 
 func TestDroppedResponse(t *testing.T) {
@@ -218,15 +220,16 @@ func TestDroppedResponse(t *testing.T) {
 
 // TestBreakerInRetry runs breakers whose Execute a retry repeats often
 // enough for one request to open them (a loop, retry-go, a helper the loop
-// calls), beside a retry too short to open one, a retry inside Execute
-// and a breaker that opens on a failure ratio.
+// calls, the project's retry helper in another package), beside retries
+// too short to open one, a retry inside Execute and a breaker that opens
+// on a failure ratio.
 func TestBreakerInRetry(t *testing.T) {
 	testmod.Download(t, "testdata")
 	dir, err := filepath.Abs("testdata")
 	if err != nil {
 		t.Fatal(err)
 	}
-	analysistest.Run(t, dir, retrystatus.Analyzer, "./breakerretry")
+	analysistest.Run(t, dir, retrystatus.Analyzer, "./breakerretry/...")
 }
 
 // TestTransportErrors runs retries of 5xx that give up on the first error

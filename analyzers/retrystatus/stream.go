@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"go/ast"
 	"go/types"
+	"slices"
 
 	"golang.org/x/tools/go/analysis"
 
@@ -62,7 +63,7 @@ func (ck *checker) retriedByCaller(fn *types.Func) bool {
 	if fn == nil {
 		return false
 	}
-	for _, l := range ck.res.Layers {
+	for _, l := range slices.Concat(ck.res.Layers, ck.res.HelperLayers) {
 		if l.Body == nil || l.Func == fn {
 			continue
 		}

@@ -55,43 +55,52 @@ func (p *pkgCtx) findHelpers() {
 			}
 		}
 	}
-	p.insp.Preorder([]ast.Node{(*ast.CallExpr)(nil)}, func(n ast.Node) {
-		call := n.(*ast.CallExpr)
-		if p.res.byNode[call] != nil {
-			return
+	p.insp.WithStack([]ast.Node{(*ast.CallExpr)(nil)}, func(n ast.Node, push bool, stack []ast.Node) bool {
+		if !push {
+			return true
 		}
-		fn := typeutil.StaticCallee(p.info, call)
-		if fn == nil {
-			return
-		}
-		h, ok := p.helperOf(fn.Origin())
-		if !ok || h.param >= len(call.Args) {
-			return
-		}
-		l := &Layer{Kind: Library, Name: "retry helper " + funcName(fn), Pos: call.Pos(), Node: call}
-		arg := astutil.Unparen(call.Args[h.param])
-		// A closure, also held in a local (op := func() error {...};
-		// exec.Execute(ctx, op)), is read as for a library's (calls.go).
-		if lit, _ := (&callCtx{pkgCtx: p}).funcArg(arg); lit != nil {
-			l.Body, l.Ops = lit.Body, p.fallibleCalls(lit.Body)
-		} else if op := p.funcValue(arg); op != nil {
-			l.OpFuncs = []*types.Func{op}
-		} else if v := p.funcParam(arg); v != nil {
-			l.OpParam = v // handed on: handoff.go
-		} else {
-			return // an operation the model cannot follow
-		}
-		if h.layer != nil {
-			l.HelperOf = h.layer
-			l.Policy = h.layer.Policy
-			l.Policy.Notes = append([]string{"the policy of " + funcName(fn) + " at " + p.short(h.layer.Pos)}, l.Policy.Notes...)
-		} else {
-			l.Policy = policyOf(h.info)
-			l.Policy.Notes = []string{"the policy of " + funcName(fn) + " at " + h.info.Posn}
-		}
-		p.res.HelperLayers = append(p.res.HelperLayers, l)
-		p.res.byNode[call] = l
+		p.helperCall(n.(*ast.CallExpr), stack)
+		return true
 	})
+}
+
+// helperCall makes a layer of call when it hands a helper its operation.
+func (p *pkgCtx) helperCall(call *ast.CallExpr, stack []ast.Node) {
+	if p.res.byNode[call] != nil {
+		return
+	}
+	fn := typeutil.StaticCallee(p.info, call)
+	if fn == nil {
+		return
+	}
+	h, ok := p.helperOf(fn.Origin())
+	if !ok || h.param >= len(call.Args) {
+		return
+	}
+	l := &Layer{Kind: Library, Name: "retry helper " + funcName(fn), Pos: call.Pos(), Node: call}
+	l.FuncNode, l.Func = enclosingFunc(p.info, stack)
+	arg := astutil.Unparen(call.Args[h.param])
+	// A closure, also held in a local (op := func() error {...};
+	// exec.Execute(ctx, op)), is read as for a library's (calls.go).
+	if lit, _ := (&callCtx{pkgCtx: p}).funcArg(arg); lit != nil {
+		l.Body, l.Ops = lit.Body, p.fallibleCalls(lit.Body)
+	} else if op := p.funcValue(arg); op != nil {
+		l.OpFuncs = []*types.Func{op}
+	} else if v := p.funcParam(arg); v != nil {
+		l.OpParam = v // handed on: handoff.go
+	} else {
+		return // an operation the model cannot follow
+	}
+	if h.layer != nil {
+		l.HelperOf = h.layer
+		l.Policy = h.layer.Policy
+		l.Policy.Notes = append([]string{"the policy of " + funcName(fn) + " at " + p.short(h.layer.Pos)}, l.Policy.Notes...)
+	} else {
+		l.Policy = policyOf(h.info)
+		l.Policy.Notes = []string{"the policy of " + funcName(fn) + " at " + h.info.Posn}
+	}
+	p.res.HelperLayers = append(p.res.HelperLayers, l)
+	p.res.byNode[call] = l
 }
 
 // helperOf returns what fn retries, from this package or a fact.

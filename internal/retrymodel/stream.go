@@ -43,6 +43,19 @@ func (r *Result) StreamOpens(l *Layer) []StreamOpen {
 	}
 	info := r.pass.TypesInfo
 	var out []StreamOpen
+	if l.Kind == Library {
+		ast.Inspect(l.Body, func(n ast.Node) bool {
+			switch n := n.(type) {
+			case *ast.FuncLit:
+				return false // another function's returns
+			case *ast.ReturnStmt:
+				if so, ok := r.returnedStream(l, n); ok {
+					out = append(out, so)
+				}
+			}
+			return true
+		})
+	}
 	ast.Inspect(l.Body, func(n ast.Node) bool {
 		as, ok := n.(*ast.AssignStmt)
 		if !ok || len(as.Rhs) != 1 {
@@ -80,6 +93,54 @@ func (r *Result) StreamOpens(l *Layer) []StreamOpen {
 		return true
 	})
 	return out
+}
+
+// returnedStream reads `return client.OpenStream(ctx, req)` in the
+// operation handed to a library or helper: the stream comes out of the
+// layer's call (stream, err := retry.Do(ctx, op)), outside the retried
+// region. It is an open when the enclosing function then reads that
+// variable or returns it; a result the caller drops is not followed.
+func (r *Result) returnedStream(l *Layer, ret *ast.ReturnStmt) (StreamOpen, bool) {
+	info := r.pass.TypesInfo
+	if len(ret.Results) == 0 || l.FuncNode == nil {
+		return StreamOpen{}, false
+	}
+	call, ok := astutil.Unparen(ret.Results[0]).(*ast.CallExpr)
+	if !ok {
+		return StreamOpen{}, false
+	}
+	t := info.TypeOf(call)
+	if tup, ok := t.(*types.Tuple); ok && tup.Len() > 0 {
+		t = tup.At(0).Type()
+	}
+	read, ok := streamRead(t)
+	if !ok || !r.Remote(call) {
+		return StreamOpen{}, false
+	}
+	// The layer's call, assigned: stream, err := retry.Do(...).
+	var v *types.Var
+	ast.Inspect(l.FuncNode, func(n ast.Node) bool {
+		as, ok := n.(*ast.AssignStmt)
+		if !ok || v != nil || len(as.Rhs) != 1 || astutil.Unparen(as.Rhs[0]) != l.Node || len(as.Lhs) == 0 {
+			return v == nil
+		}
+		if id, ok := as.Lhs[0].(*ast.Ident); ok {
+			v, _ = info.ObjectOf(id).(*types.Var)
+		}
+		return false
+	})
+	if v == nil || !types.Identical(v.Type(), t) {
+		return StreamOpen{}, false
+	}
+	readOut, leaves := streamUses(info, l.FuncNode, v)
+	if !readOut && !leaves.IsValid() {
+		return StreamOpen{}, false
+	}
+	so := StreamOpen{Call: call, Var: v, Read: read}
+	if !readOut {
+		so.Leaves = leaves
+	}
+	return so, true
 }
 
 // streamRead reports whether t is a stream and names the method that

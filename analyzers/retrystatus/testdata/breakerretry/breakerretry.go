@@ -16,6 +16,8 @@ import (
 	"github.com/avast/retry-go/v4"
 	"github.com/eapache/go-resiliency/breaker"
 	"github.com/sony/gobreaker/v2"
+
+	"example.com/t/breakerretry/retryx"
 )
 
 func excluded(err error) bool {
@@ -82,7 +84,7 @@ func (c *Client) Get(ctx context.Context, url string) (*http.Response, error) {
 	var err error
 	for i := 0; i < 8; i++ {
 		var resp *http.Response
-		resp, err = c.cb.Execute(func() (*http.Response, error) { return c.send(ctx, url) }) // want `breaker "search" counts every attempt of the retry loop at breakerretry/breakerretry.go:83 as a failure: one request that fails all 8 attempts is 8 failures in a row, and it opens after more than 5 consecutive failures, so one caller's failing request switches the dependency off for every caller`
+		resp, err = c.cb.Execute(func() (*http.Response, error) { return c.send(ctx, url) }) // want `breaker "search" counts every attempt of the retry loop at breakerretry/breakerretry.go:85 as a failure: one request that fails all 8 attempts is 8 failures in a row, and it opens after more than 5 consecutive failures, so one caller's failing request switches the dependency off for every caller`
 		if err == nil {
 			return resp, nil
 		}
@@ -96,13 +98,13 @@ func (c *Client) Get(ctx context.Context, url string) (*http.Response, error) {
 // Tight: retry-go's 3 attempts against a breaker that opens after 3.
 func (c *Client) Tight(ctx context.Context, url string) (*http.Response, error) {
 	return retry.DoWithData(func() (*http.Response, error) {
-		return c.tight.Execute(func() (*http.Response, error) { return c.send(ctx, url) }) // want `breaker "tight" counts every attempt of the retry.DoWithData at breakerretry/breakerretry.go:98 as a failure: one request that fails all 3 attempts is 3 failures in a row, and it opens after 3 consecutive failures`
+		return c.tight.Execute(func() (*http.Response, error) { return c.send(ctx, url) }) // want `breaker "tight" counts every attempt of the retry.DoWithData at breakerretry/breakerretry.go:100 as a failure: one request that fails all 3 attempts is 3 failures in a row, and it opens after 3 consecutive failures`
 	}, retry.Attempts(3), retry.Context(ctx))
 }
 
 // fetch runs the breaker; Fetch retries fetch 10 times.
 func (c *Client) fetch(ctx context.Context, url string) (*http.Response, error) {
-	return c.cb.Execute(func() (*http.Response, error) { return c.send(ctx, url) }) // want `breaker "search" counts every attempt of the retry loop at breakerretry/breakerretry.go:110 \(through fetch\) as a failure: one request that fails all 10 attempts is 10 failures in a row`
+	return c.cb.Execute(func() (*http.Response, error) { return c.send(ctx, url) }) // want `breaker "search" counts every attempt of the retry loop at breakerretry/breakerretry.go:112 \(through fetch\) as a failure: one request that fails all 10 attempts is 10 failures in a row`
 }
 
 func (c *Client) Fetch(ctx context.Context, url string) (*http.Response, error) {
@@ -177,7 +179,7 @@ var payments = breaker.New(4, 1, time.Minute)
 func (c *Client) Pay(ctx context.Context, url string) error {
 	var err error
 	for i := 0; i < 5; i++ {
-		err = payments.Run(func() error { // want `the breaker counts every attempt of the retry loop at breakerretry/breakerretry.go:179 as a failure: one request that fails all 5 attempts is 5 failures in a row, and it opens after 4 failures, .* or make it need more failures to open than the retry makes`
+		err = payments.Run(func() error { // want `the breaker counts every attempt of the retry loop at breakerretry/breakerretry.go:181 as a failure: one request that fails all 5 attempts is 5 failures in a row, and it opens after 4 failures, .* or make it need more failures to open than the retry makes`
 			resp, err := c.send(ctx, url)
 			if err != nil {
 				if excluded(err) {
@@ -219,4 +221,27 @@ func (c *Client) Refund(ctx context.Context, url string) error {
 		}
 	}
 	return err
+}
+
+// Sync hands the breaker's call to the project's helper, which makes 8
+// attempts: each one is a failure of the breaker that opens after 6.
+func (c *Client) Sync(ctx context.Context, url string) error {
+	return retryx.Eight(ctx, func() error {
+		resp, err := c.cb.Execute(func() (*http.Response, error) { return c.send(ctx, url) }) // want `breaker "search" counts every attempt of the retry helper retryx.Eight at breakerretry/breakerretry.go:229 as a failure: one request that fails all 8 attempts is 8 failures in a row`
+		if err != nil {
+			return err
+		}
+		return resp.Body.Close()
+	})
+}
+
+// Quiet: the helper's 2 attempts never make the 6 failures that open it.
+func (c *Client) Ping(ctx context.Context, url string) error {
+	return retryx.Twice(ctx, func() error {
+		resp, err := c.cb.Execute(func() (*http.Response, error) { return c.send(ctx, url) })
+		if err != nil {
+			return err
+		}
+		return resp.Body.Close()
+	})
 }
