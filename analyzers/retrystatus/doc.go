@@ -184,10 +184,15 @@
 //     Err() error: go-openai's CreateChatCompletionStream, openai-go's and
 //     anthropic-sdk-go's ssestream.Stream, a generated gRPC client stream)
 //     that the region neither reads nor hands to a function, and returns
-//     it or keeps it for after the loop. Errors that arrive after the 200
-//     (an error event, a connection dropped mid-answer) then reach a Recv
-//     that nothing retries. Quiet when the region reads the stream, and
-//     when a caller in the package opens it inside a retry of its own.
+//     it or keeps it for after the loop; also the operation handed to a
+//     retry library or a project's retry helper whose stream comes out as
+//     the helper's result (stream, err := retry.Do(ctx, func() (*S, error)
+//     { return c.CreateChatCompletionStream(ctx, req) })) and is read
+//     after it. Errors that arrive after the 200 (an error event, a
+//     connection dropped mid-answer) then reach a Recv that nothing
+//     retries. Quiet when the region reads the stream, when a caller in
+//     the package opens it inside a retry of its own, and when an exported
+//     function returns it (other packages' callers may retry it).
 //   - A retry loop that goes round again with the failed attempt's HTTP
 //     response unclosed (category dropped-response): net/http returns a
 //     connection to its pool only once the body is closed or read to EOF,

@@ -21,7 +21,8 @@ import (
 // Quiet: a stream read inside the retried region (its error can feed the
 // decision), handed to a function there (which may read it), and a stream
 // returned to a caller in this package that opens it inside a retry of its
-// own (the error is deliberately the caller's to retry).
+// own or returned by an exported function (the error is deliberately the
+// caller's to retry, and another package's callers are not seen here).
 
 // streams reports l's retried region opening a stream it never reads.
 func (ck *checker) streams(l *retrymodel.Layer) {
@@ -29,7 +30,7 @@ func (ck *checker) streams(l *retrymodel.Layer) {
 		return
 	}
 	for _, so := range ck.res.StreamOpens(l) {
-		if so.Leaves.IsValid() && ck.retriedByCaller(l.Func) {
+		if so.Leaves.IsValid() && (ck.retriedByCaller(l.Func) || exported(l.Func)) {
 			continue
 		}
 		where := "after the retried region"
@@ -51,6 +52,24 @@ func (ck *checker) streams(l *retrymodel.Layer) {
 			Related:  []analysis.RelatedInformation{{Pos: l.Pos, Message: "the retry"}},
 		})
 	}
+}
+
+// exported reports a function other packages call: the stream it returns
+// is read there, by code this package cannot see, which may retry it.
+func exported(fn *types.Func) bool {
+	if fn == nil || !fn.Exported() {
+		return false
+	}
+	recv := fn.Type().(*types.Signature).Recv()
+	if recv == nil {
+		return true
+	}
+	t := recv.Type()
+	if p, ok := t.(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	n, ok := t.(*types.Named)
+	return !ok || n.Obj().Exported()
 }
 
 // callText renders a call's function as written: client.CreateChatCompletionStream.

@@ -73,3 +73,12 @@ func Summarise(ctx context.Context, c *openai.Client, req openai.ChatCompletionR
 		return c.CreateChatCompletion(ctx, req)
 	})
 }
+
+// Quiet: an exported function hands the stream to other packages' callers,
+// which this package cannot see and which may retry it.
+func Open(ctx context.Context, c *openai.Client, req openai.ChatCompletionRequest) (*openai.ChatCompletionStream, error) {
+	return retryx.Do(ctx, retryx.Config{MaxRetries: 3}, func() (*openai.ChatCompletionStream, error) {
+		stream, err := c.CreateChatCompletionStream(ctx, req)
+		return stream, err
+	})
+}
