@@ -69,7 +69,16 @@
 //     an error) whose error is retried without being read, or a net/http
 //     request whose status is tested only for success, also in a
 //     function of the package the loop calls as its operation (one that
-//     makes the request and returns an error for every status but 200).
+//     makes the request and returns an error for every status but 200),
+//     or a unary gRPC client method (ctx, *Req, ...grpc.CallOption)
+//     (*Resp, error) whose error is retried whatever its code, so
+//     InvalidArgument, FailedPrecondition, PermissionDenied and
+//     Unauthenticated are sent again (a stream re-opened after it breaks
+//     is no unary call; a gRPC retry of two attempts, or with no bound, a
+//     worker waiting for its service, is not reported). The retry may be the project's own helper in
+//     another package: a helper whose classifier is a call of one of its
+//     func parameters (if !isRetriable(err) { return err }) takes the
+//     classifier each call hands it, and a nil one classifies nothing.
 //     Quiet when the
 //     error's type, code or text is read anywhere in the retried region
 //     (errors.Is/As, a type switch, err.Error(), a helper handed the

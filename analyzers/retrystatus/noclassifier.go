@@ -55,6 +55,19 @@ func (ck *checker) noClassifier(l *retrymodel.Layer, ds []*decision) {
 		// the status into the error the loop retries.
 		ds, httpOp = ck.opStatus(l)
 	}
+	if sdk == "" && httpOp == "" {
+		// A gRPC retry with one extra attempt wastes one call on a
+		// permanent code, and one with no bound is a wait for the
+		// service (a worker fetching its commands), not a request's retry.
+		if a := l.Policy.Attempts; a.Known && (a.N == 0 || a.N < 3) {
+			return
+		}
+		if rpc := ck.grpcOp(l); rpc != "" {
+			ck.reportNoClassifier(l, fmt.Sprintf("retry without a classifier: %s retries every error of %s whatever its code, so codes.InvalidArgument, FailedPrecondition, PermissionDenied and Unauthenticated (a bad request, a state no retry changes, no permission, a bad credential) are sent again and fail the same way %s; retry only Unavailable, ResourceExhausted and Aborted (DeadlineExceeded where the call is idempotent) and give up on the rest",
+				describeLayer(l), rpc, eachAttempt(l)))
+			return
+		}
+	}
 	var what string
 	switch {
 	case sdk != "":
@@ -89,18 +102,71 @@ func (ck *checker) noClassifier(l *retrymodel.Layer, ds []*decision) {
 	default:
 		return
 	}
-	each := "on every attempt"
+	ck.reportNoClassifier(l, fmt.Sprintf("retry without a classifier: %s, so 400, 401, 403 and 413 (a bad request, a bad key, no permission, too large an input) are retried and fail the same way %s; retry only 408, 429, 5xx and network errors, and give up on the rest",
+		what, eachAttempt(l)))
+}
+
+// eachAttempt says how often a retried failure repeats: "on each of 4 attempts".
+func eachAttempt(l *retrymodel.Layer) string {
 	if n, ok := l.Attempts(); ok {
-		each = fmt.Sprintf("on each of %d attempts", n)
+		return fmt.Sprintf("on each of %d attempts", n)
 	}
-	msg := fmt.Sprintf("retry without a classifier: %s, so 400, 401, 403 and 413 (a bad request, a bad key, no permission, too large an input) are retried and fail the same way %s; retry only 408, 429, 5xx and network errors, and give up on the rest",
-		what, each)
+	return "on every attempt"
+}
+
+func (ck *checker) reportNoClassifier(l *retrymodel.Layer, msg string) {
 	key := fmt.Sprintf("%d/noclassifier", l.Pos)
 	if ck.reported[key] {
 		return
 	}
 	ck.reported[key] = true
 	ck.pass.Reportf(l.Pos, "%s", msg)
+}
+
+// grpcOp names a unary gRPC client method the layer's region calls
+// (Service.Method(ctx, *Req, ...grpc.CallOption) (*Resp, error)), also in
+// a function literal the region hands to a call (not to go or defer). A
+// method opening a stream is not one: a reconnect retries every error.
+func (ck *checker) grpcOp(l *retrymodel.Layer) string {
+	if l.Body == nil {
+		return ""
+	}
+	var name string
+	ast.Inspect(l.Body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.GoStmt, *ast.DeferStmt:
+			return false
+		case *ast.CallExpr:
+			if fn, _ := typeutil.Callee(ck.info, n).(*types.Func); fn != nil && isUnaryRPC(fn) {
+				name = retrymodel.FuncName(fn)
+			}
+		}
+		return name == ""
+	})
+	return name
+}
+
+// isUnaryRPC reports a generated gRPC client method: a context first, a
+// request pointer, ...grpc.CallOption last; a response pointer and error.
+func isUnaryRPC(fn *types.Func) bool {
+	sig, ok := fn.Type().(*types.Signature)
+	if !ok || sig.Recv() == nil || !sig.Variadic() || sig.Params().Len() != 3 || sig.Results().Len() != 2 {
+		return false
+	}
+	opts, ok := sig.Params().At(2).Type().(*types.Slice)
+	if !ok {
+		return false
+	}
+	named, ok := opts.Elem().(*types.Named)
+	if !ok || named.Obj().Pkg() == nil || named.Obj().Pkg().Path() != "google.golang.org/grpc" || named.Obj().Name() != "CallOption" {
+		return false
+	}
+	resp, ok := sig.Results().At(0).Type().(*types.Pointer)
+	if !ok {
+		return false
+	}
+	_, isStruct := resp.Elem().Underlying().(*types.Struct)
+	return isStruct && types.Identical(sig.Results().At(1).Type(), errorType)
 }
 
 func describeLayer(l *retrymodel.Layer) string {

@@ -147,7 +147,8 @@ func (ck *checker) packageChecks() {
 	// operation opens is the caller's (the helper's policy is checked at
 	// the helper's own layer).
 	for _, l := range ck.res.HelperLayers {
-		ck.streams(l) // stream.go
+		ck.streams(l)           // stream.go
+		ck.noClassifier(l, nil) // noclassifier.go
 	}
 }
 

@@ -86,14 +86,18 @@ func TestModelCases(t *testing.T) {
 //     mapping and a counted set;
 //   - grpccodes: gRPC retries on permanent codes (InvalidArgument,
 //     PermissionDenied) beside retries on Unavailable and
-//     ResourceExhausted and a switch that only logs.
+//     ResourceExhausted and a switch that only logs;
+//   - grpcnoclass: unary gRPC calls retried whatever their code (a loop,
+//     the project's helper in another package given a nil classifier)
+//     beside a helper given one, a loop that reads the code and a stream
+//     reconnect.
 func TestProvenance(t *testing.T) {
 	testmod.Download(t, "testdata")
 	dir, err := filepath.Abs("testdata")
 	if err != nil {
 		t.Fatal(err)
 	}
-	analysistest.Run(t, dir, retrystatus.Analyzer, "./shapes", "./grpccodes")
+	analysistest.Run(t, dir, retrystatus.Analyzer, "./shapes", "./grpccodes", "./grpcnoclass/...")
 }
 
 // TestRetryLog: the opt-in check for silent retries, on with the flag and

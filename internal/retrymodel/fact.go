@@ -140,6 +140,12 @@ type LayerInfo struct {
 	DeadlineAware Tri
 	Remote        bool
 	ConflictOnly  bool // retries only conflicts (Policy.ConflictOnly)
+	// ClassifierParam is, for a helper whose classifier is a call of one of
+	// its func parameters (if !isRetriable(err) { return err }), that
+	// parameter's index + 1: each call site's argument is the classifier.
+	// Classified: the layer has a classifier of its own.
+	ClassifierParam int
+	Classified      bool
 }
 
 func (c Chain) String() string {

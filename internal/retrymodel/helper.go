@@ -91,16 +91,64 @@ func (p *pkgCtx) helperCall(call *ast.CallExpr, stack []ast.Node) {
 	} else {
 		return // an operation the model cannot follow
 	}
+	classParam := -1
 	if h.layer != nil {
 		l.HelperOf = h.layer
 		l.Policy = h.layer.Policy
 		l.Policy.Notes = append([]string{"the policy of " + funcName(fn) + " at " + p.short(h.layer.Pos)}, l.Policy.Notes...)
+		classParam = p.classifierParam(h.layer)
 	} else {
 		l.Policy = policyOf(h.info)
 		l.Policy.Notes = []string{"the policy of " + funcName(fn) + " at " + h.info.Posn}
+		classParam = h.info.ClassifierParam - 1
+		if h.info.Classified {
+			l.Policy.Classifier = call // the helper's own, in its package
+		}
+	}
+	if classParam >= 0 {
+		// The classifier is what this call hands the helper: nil (or no
+		// argument) classifies nothing.
+		l.Policy.Classifier, l.Policy.ClassifierFunc = nil, nil
+		if classParam < len(call.Args) && !isNilArg(p.info, call.Args[classParam]) {
+			arg := call.Args[classParam]
+			l.Policy.Classifier = arg
+			_, l.Policy.ClassifierFunc = (&callCtx{pkgCtx: p}).funcArg(arg)
+		}
 	}
 	p.res.HelperLayers = append(p.res.HelperLayers, l)
 	p.res.byNode[call] = l
+}
+
+// classifierParam returns the index of the func parameter of l's function
+// whose call is l's classifier (if !isRetriable(err) { return err }), or -1.
+func (p *pkgCtx) classifierParam(l *Layer) int {
+	c, _ := l.Policy.Classifier.(ast.Expr)
+	if c == nil || l.Func == nil {
+		return -1
+	}
+	params := l.Func.Type().(*types.Signature).Params()
+	found := -1
+	ast.Inspect(c, func(n ast.Node) bool {
+		call, ok := n.(*ast.CallExpr)
+		if !ok || found >= 0 {
+			return found < 0
+		}
+		if id, ok := astutil.Unparen(call.Fun).(*ast.Ident); ok {
+			for i := range params.Len() {
+				if p.info.Uses[id] == params.At(i) {
+					found = i
+				}
+			}
+		}
+		return found < 0
+	})
+	return found
+}
+
+// isNilArg reports an argument that is the untyped nil.
+func isNilArg(info *types.Info, e ast.Expr) bool {
+	tv, ok := info.Types[astutil.Unparen(e)]
+	return ok && tv.IsNil()
 }
 
 // helperOf returns what fn retries, from this package or a fact.

@@ -212,8 +212,64 @@ func (p *pkgCtx) attempts(pol *Policy, n ast.Node, body *ast.BlockStmt, cond ast
 	if c := p.helperCounter(pol, body); c != nil {
 		return c
 	}
+	if call := p.policyExit(body); call != nil {
+		// Bounded by a retry policy the model does not read: unknown.
+		pol.Attempts = Value{Set: true, Pos: call.Pos()}
+		return nil
+	}
 	pol.Attempts = Value{Set: true, Known: true, N: 0} // unbounded
 	return nil
+}
+
+// policyExit finds a call that hands the loop its next wait and a stop:
+// `interval, err := retrier.Next(err); if err != nil { return ... }` (a
+// duration and an error or bool, the second tested where the loop is
+// left). Such a loop ends when its policy says so, not never.
+func (p *pkgCtx) policyExit(body *ast.BlockStmt) *ast.CallExpr {
+	stops := map[*types.Var]*ast.CallExpr{}
+	var found *ast.CallExpr
+	p.inspectRegion(body, func(n ast.Node) bool {
+		if found != nil {
+			return false
+		}
+		switch n := n.(type) {
+		case *ast.AssignStmt:
+			if len(n.Lhs) != 2 || len(n.Rhs) != 1 {
+				return true
+			}
+			call, ok := astutil.Unparen(n.Rhs[0]).(*ast.CallExpr)
+			if !ok {
+				return true
+			}
+			tup, ok := p.info.TypeOf(call).(*types.Tuple)
+			if !ok || tup.Len() != 2 || !isDuration(tup.At(0).Type()) {
+				return true
+			}
+			second := tup.At(1).Type()
+			if !isErrorType(second) && !types.Identical(second.Underlying(), types.Typ[types.Bool]) {
+				return true
+			}
+			if id, ok := n.Lhs[1].(*ast.Ident); ok {
+				if v := p.identVar(id); v != nil {
+					stops[v] = call
+				}
+			}
+		case *ast.IfStmt:
+			if !p.blockLeavesAny(n.Body) {
+				return true
+			}
+			ast.Inspect(n.Cond, func(m ast.Node) bool {
+				if id, ok := m.(*ast.Ident); ok && found == nil {
+					if v := p.identVar(id); v != nil && stops[v] != nil {
+						found = stops[v]
+					}
+				}
+				return found == nil
+			})
+		}
+		return true
+	})
+	return found
 }
 
 // headerCounter reads `for i := a; i < N; i++` (also <=, and N > i).

@@ -283,7 +283,7 @@ func (r *Result) Inner(l *Layer) []Chain {
 }
 
 func (r *Result) layerInfoOf(l *Layer) LayerInfo {
-	p := &pkgCtx{pass: r.pass, res: r}
+	p := &pkgCtx{pass: r.pass, info: r.pass.TypesInfo, res: r}
 	return p.layerInfo(l)
 }
 
@@ -331,6 +331,11 @@ func (p *pkgCtx) layerInfo(l *Layer) LayerInfo {
 	}
 	if v := l.Policy.MaxElapsed; v.Known {
 		li.MaxElapsed = v.D
+	}
+	if i := p.classifierParam(l); i >= 0 {
+		li.ClassifierParam = i + 1
+	} else {
+		li.Classified = l.Policy.Classifier != nil || l.Policy.ClassifierFunc != nil || l.Policy.Codes != nil
 	}
 	return li
 }
