@@ -103,6 +103,11 @@ func (ck *checker) breakerMessage(bc retrymodel.BreakerCall, ctx, call string) (
 		if b.Trip != "" {
 			tail = "callers that give up (context.Canceled, context.DeadlineExceeded) open it after " + b.Trip + " (gobreaker's default ReadyToTrip) for every caller"
 		}
+		if b.NoIsSuccessful {
+			// gobreaker before v0.5 has no IsSuccessful: no field to set.
+			msg := head + fmt.Sprintf("this Execute %s on %s, the caller's context, and this gobreaker counts every error (it has no IsSuccessful before v0.5), so %s; upgrade gobreaker and set %s to leave out context errors", call, ctx, tail, field)
+			return msg, nil
+		}
 		msg := head + fmt.Sprintf("this Execute %s on %s, the caller's context, and the Settings%s set neither IsSuccessful nor IsExcluded, so %s; set %s to leave out context errors", call, ctx, built, tail, field)
 		return msg, ck.gobreakerFix(b, field)
 	case retrymodel.BreakerFailsafe:

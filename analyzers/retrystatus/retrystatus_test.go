@@ -130,6 +130,25 @@ func TestBreaker(t *testing.T) {
 	analysistest.RunWithSuggestedFixes(t, dir, retrystatus.Analyzer, "./breaker")
 }
 
+// TestOldBreaker runs a gobreaker from before v0.5 (its own module: the
+// other testdata use v1 and v2), whose Settings has no IsSuccessful to set:
+// the message says to upgrade and no edit is offered.
+func TestOldBreaker(t *testing.T) {
+	testmod.Download(t, filepath.Join("testdata", "oldbreaker"))
+	dir, err := filepath.Abs(filepath.Join("testdata", "oldbreaker"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	results := analysistest.Run(t, dir, retrystatus.Analyzer, ".")
+	for _, r := range results {
+		for _, d := range r.Diagnostics {
+			if len(d.SuggestedFixes) > 0 {
+				t.Errorf("%s: a fix for a gobreaker with no IsSuccessful: %v", r.Pass.Fset.Position(d.Pos), d.SuggestedFixes)
+			}
+		}
+	}
+}
+
 // TestBreakerAcrossPackages runs breakers built by a constructor of
 // another package (its BreakerFact) in front of a middleware's next stage
 // on the request's context, and a hystrix command its caller names; beside

@@ -31,6 +31,9 @@ type Breaker struct {
 	Lit  *ast.CompositeLit
 	Name string // its name, when a constant (gobreaker Settings.Name, the hystrix command)
 	V2   bool   // gobreaker/v2: Settings has IsExcluded
+	// NoIsSuccessful: a gobreaker before v0.5, whose Settings has no
+	// IsSuccessful either: every error counts and no field changes that.
+	NoIsSuccessful bool
 	// CountsAll: every non-nil error counts as a failure (gobreaker with
 	// neither IsSuccessful nor IsExcluded, failsafe-go with no Handle
 	// condition, go-resiliency always). hystrix and mercari count every

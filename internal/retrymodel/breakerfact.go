@@ -17,6 +17,7 @@ type BreakerFact struct {
 	Lib       string
 	Name      string
 	V2        bool
+	Old       bool // Breaker.NoIsSuccessful
 	CountsAll bool
 	SeesCtx   bool
 	Trip      string
@@ -42,7 +43,7 @@ func (r *Result) exportBreakerCtors() {
 			continue
 		}
 		r.pass.ExportObjectFact(fn, &BreakerFact{
-			Lib: b.Lib, Name: b.Name, V2: b.V2, CountsAll: b.CountsAll, SeesCtx: b.SeesCtx,
+			Lib: b.Lib, Name: b.Name, V2: b.V2, Old: b.NoIsSuccessful, CountsAll: b.CountsAll, SeesCtx: b.SeesCtx,
 			Trip: b.Trip, TripAfter: b.TripAfter, Posn: Shorten(r.pass.Fset, b.New.Pos()),
 		})
 	}
@@ -55,7 +56,7 @@ func (r *Result) importedBreaker(fn *types.Func) *Breaker {
 	if fn.Pkg() == r.pass.Pkg || !r.pass.ImportObjectFact(fn, &f) {
 		return nil
 	}
-	return &Breaker{Lib: f.Lib, Name: f.Name, V2: f.V2, CountsAll: f.CountsAll, SeesCtx: f.SeesCtx,
+	return &Breaker{Lib: f.Lib, Name: f.Name, V2: f.V2, NoIsSuccessful: f.Old, CountsAll: f.CountsAll, SeesCtx: f.SeesCtx,
 		Trip: f.Trip, TripAfter: f.TripAfter, Posn: f.Posn, Ctor: fn}
 }
 

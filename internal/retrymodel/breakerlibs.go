@@ -277,6 +277,7 @@ func (r *Result) gobreakerSettings(b *Breaker, fn *types.Func, stack []ast.Node)
 		b.Name, _ = constString(info, n)
 	}
 	b.CountsAll = unset(info, set["IsExcluded"]) && (unset(info, set["IsSuccessful"]) || onlyNilIsSuccess(info, set["IsSuccessful"]))
+	b.NoIsSuccessful = !hasField(info.TypeOf(b.Lit), "IsSuccessful") // gobreaker before v0.5
 	if unset(info, set["ReadyToTrip"]) {
 		b.Trip = "more than 5 consecutive failures"
 		b.TripAfter = 6
@@ -284,6 +285,23 @@ func (r *Result) gobreakerSettings(b *Breaker, fn *types.Func, stack []ast.Node)
 		b.TripAfter = consecutiveTrip(info, set["ReadyToTrip"])
 	}
 	return b
+}
+
+// hasField reports whether struct type t (or a named one) has the field.
+func hasField(t types.Type, name string) bool {
+	if t == nil {
+		return true
+	}
+	st, ok := t.Underlying().(*types.Struct)
+	if !ok {
+		return true
+	}
+	for i := range st.NumFields() {
+		if st.Field(i).Name() == name {
+			return true
+		}
+	}
+	return false
 }
 
 // breakerRun reads a call that runs an operation through a breaker: the
