@@ -109,7 +109,7 @@ func (p *pkgCtx) helperCall(call *ast.CallExpr, stack []ast.Node) {
 		// The classifier is what this call hands the helper: nil (or no
 		// argument) classifies nothing.
 		l.Policy.Classifier, l.Policy.ClassifierFunc = nil, nil
-		if classParam < len(call.Args) && !isNilArg(p.info, call.Args[classParam]) {
+		if classParam < len(call.Args) && !isNil(p.info, astutil.Unparen(call.Args[classParam])) {
 			arg := call.Args[classParam]
 			l.Policy.Classifier = arg
 			_, l.Policy.ClassifierFunc = (&callCtx{pkgCtx: p}).funcArg(arg)
@@ -143,12 +143,6 @@ func (p *pkgCtx) classifierParam(l *Layer) int {
 		return found < 0
 	})
 	return found
-}
-
-// isNilArg reports an argument that is the untyped nil.
-func isNilArg(info *types.Info, e ast.Expr) bool {
-	tv, ok := info.Types[astutil.Unparen(e)]
-	return ok && tv.IsNil()
 }
 
 // helperOf returns what fn retries, from this package or a fact.
