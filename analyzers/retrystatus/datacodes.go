@@ -36,10 +36,7 @@ func (ck *checker) dataCodes(l *retrymodel.Layer) {
 		}
 	}
 	if len(perm) > 0 {
-		each := "on every attempt"
-		if n, ok := l.Attempts(); ok {
-			each = fmt.Sprintf("on each of %d attempts", n)
-		}
+		each := eachAttempt(l)
 		msg := fmt.Sprintf("%s %s retries %s: the same request fails the same way %s; leave them out",
 			l.Name, cs.Option, joinCodes(perm, true), each)
 		if slices.Contains(perm, 413) {

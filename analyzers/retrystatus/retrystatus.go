@@ -529,10 +529,7 @@ func (ck *checker) check(d *decision) {
 		}
 	}
 	if len(perm) > 0 {
-		each := "on every attempt"
-		if n, ok := d.layer.Attempts(); ok {
-			each = fmt.Sprintf("on each of %d attempts", n)
-		}
+		each := eachAttempt(d.layer)
 		msg := fmt.Sprintf("retry decision retries %s%s: the same request fails the same way %s; give up on them",
 			joinCodes(perm, true), viaText(pa), each)
 		if slices.Contains(perm, 413) {
