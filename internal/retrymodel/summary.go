@@ -369,11 +369,25 @@ func (p *pkgCtx) leavesPred(cond ast.Expr, s *loopShape) bool {
 	if fn == nil || fn.Pkg() != p.pass.Pkg {
 		return false
 	}
-	uses := false
+	uses, status := false, false
 	for _, a := range call.Args {
 		uses = uses || p.mentionsErr(a, s) || p.mentionsResult(a, s)
+		status = status || p.mentionsResult(a, s) && p.res.StatusOf(a) != NoStatus
 	}
-	return uses && p.predOnSuccess(fn) == want
+	if !uses {
+		return false
+	}
+	switch p.predOnSuccess(fn) {
+	case want:
+		return true
+	case Unknown:
+		// A decision on the answer's status code whose verdict for a
+		// success cannot be evaluated (matched against a configured list
+		// of code strings): the branch that leaves is the side not retried,
+		// as for an inline test of the code.
+		return status
+	}
+	return false
 }
 
 // waitHelper summarises a helper that waits a duration it computes: from
