@@ -11,7 +11,11 @@
 // retry loop's body that choose between another attempt and giving up, a
 // retry-go RetryIf, a retryablehttp CheckRetry, a client-go OnError
 // predicate, the backoff.Permanent or go-retry RetryableError logic of a
-// retried operation, and every function those call to decide), evaluates
+// retried operation, the project's own error type that a classifier
+// retries and nothing else (evaluate(err) asserts err.(retryableError)),
+// whose values the operation returns for the statuses worth another
+// attempt, also through a retrying func value a factory of another
+// package made, and every function those call to decide), evaluates
 // them for each HTTP status code, and reports these misclassifications:
 //
 //   - An enumeration of 5xx codes (code == 502 || code == 503, a switch

@@ -180,6 +180,9 @@ type walker struct {
 	depth  int
 	// reissue says which returned values send the request again (modeReissue).
 	reissue *retrymodel.Reissue
+	// marker, in modeRetryable, is the package's own error type the
+	// classifier retries (retrymodel.LayerErrorType); nil for go-retry.
+	marker types.Type
 }
 
 func (w *walker) stmts(list []ast.Stmt, st pathState) []flow {
@@ -482,7 +485,7 @@ func (w *walker) ret(s *ast.ReturnStmt, st pathState) []flow {
 		if w.ck.isNil(e) {
 			return []flow{{kind: fStop, st: st}}
 		}
-		marked := w.ck.isMarker(e, w.mode)
+		marked := w.ck.isMarker(e, w.mode) || w.marker != nil && w.ck.res.OfType(e, w.marker)
 		if w.mode == modeErrOp && !marked || w.mode == modeRetryable && marked {
 			return []flow{{kind: fRetry, st: st}}
 		}

@@ -31,7 +31,11 @@ func (ck *checker) opStatus(l *retrymodel.Layer) ([]*decision, string) {
 		if httpOp == "" {
 			continue
 		}
-		d := ck.walkDecision(l, decl.Body, modeErrOp, "")
+		m := modeErrOp
+		if ck.res.LayerErrorType(l) != nil {
+			m = modeRetryable // the classifier retries one error type
+		}
+		d := ck.walkDecision(l, decl.Body, m, "")
 		if len(d.atoms) == 0 {
 			continue // the status is not tested here
 		}

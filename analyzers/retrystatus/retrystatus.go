@@ -103,6 +103,19 @@ func run(pass *analysis.Pass) (any, error) {
 		byLayer[l] = ds
 		decisions = append(decisions, ds...)
 	}
+	// A helper handed a classifier that retries one error type of the
+	// package decides at each call, by what the operation handed to it
+	// returns of that type: its own layer sees only a call of a parameter.
+	var typed []*retrymodel.Layer
+	for _, l := range ck.res.HelperLayers {
+		if ck.res.LayerErrorType(l) == nil {
+			continue
+		}
+		ds := ck.decisionsOf(l)
+		byLayer[l] = ds
+		decisions = append(decisions, ds...)
+		typed = append(typed, l)
+	}
 	for _, d := range decisions {
 		for fn := range d.funcs {
 			ck.used[fn] = true
@@ -128,6 +141,9 @@ func run(pass *analysis.Pass) (any, error) {
 		ck.droppedResponses(l)             // bodyleak.go
 		ck.transportGivenUp(l, byLayer[l]) // transporterr.go
 		ck.noWait(l, byLayer[l])           // nowait.go
+	}
+	for _, l := range typed {
+		ck.transportGivenUp(l, byLayer[l])
 	}
 	ck.packageChecks()
 	ck.exportFacts()
@@ -283,6 +299,13 @@ func (ck *checker) decisionsOf(l *retrymodel.Layer) []*decision {
 
 // libraryMode says how a library's retried operation signals its verdict.
 func (ck *checker) libraryMode(l *retrymodel.Layer) (mode, bool) {
+	// A classifier that retries one error type of the package (a retry
+	// helper handed evaluate, also through the func value a retrier
+	// factory made): what the operation returns of that type is retried,
+	// the rest given up (errtype.go in the model).
+	if ck.res.LayerErrorType(l) != nil {
+		return modeRetryable, true
+	}
 	call, ok := l.Node.(*ast.CallExpr)
 	if !ok {
 		return 0, false
@@ -391,8 +414,12 @@ func (ck *checker) classifierDecision(l *retrymodel.Layer) *decision {
 func (ck *checker) walkDecision(l *retrymodel.Layer, body *ast.BlockStmt, m mode, label string) *decision {
 	d := newDecision(l)
 	col := newCollector()
+	var marker types.Type
+	if m == modeRetryable {
+		marker = ck.res.LayerErrorType(l)
+	}
 	for _, c := range universe {
-		w := &walker{ck: ck, code: c, mode: m, col: col, label: label}
+		w := &walker{ck: ck, code: c, mode: m, col: col, label: label, marker: marker}
 		for _, f := range w.stmts(body.List, pathState{}) {
 			if !f.st.dep {
 				continue

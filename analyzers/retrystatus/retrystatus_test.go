@@ -295,3 +295,18 @@ func TestImportedClassifier(t *testing.T) {
 	}
 	analysistest.Run(testmod.Shared{T: t, Skip: func(kind, _ string) bool { return kind == "fact" }}, dir, retrystatus.Analyzer, "./xerr/...")
 }
+
+// TestRetriedErrorType runs retries whose classifier retries one error
+// type of the package and whose operation marks with it the statuses
+// worth another attempt: through the func value a retrier factory of
+// another package made, held in a struct field, and through a helper
+// handed the classifier. Operations that mark every transient status are
+// quiet.
+func TestRetriedErrorType(t *testing.T) {
+	testmod.Download(t, "testdata")
+	dir, err := filepath.Abs("testdata")
+	if err != nil {
+		t.Fatal(err)
+	}
+	analysistest.Run(t, dir, retrystatus.Analyzer, "./retriedtype/...")
+}

@@ -140,6 +140,9 @@ type pkgCtx struct {
 	raFunc  map[*types.Func]bool       // package functions that read Retry-After
 	post    ast.Stmt                   // the post statement of the for loop being read
 	helpers map[*types.Func]helperInfo // package functions that retry an operation they are given
+	// factories: package functions that return a func value retrying an
+	// operation it is given (helper.go).
+	factories map[*types.Func]helperInfo
 	// handoffs are package functions that retry an operation they are
 	// given by handing it to a retry (handoff.go).
 	handoffs map[*types.Func]helperInfo

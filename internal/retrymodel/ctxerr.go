@@ -117,6 +117,7 @@ type ctxVal struct {
 	isErr   bool // holds the context error
 	isNil   bool // nil (an absent response, a failed assertion's value)
 	isFalse bool // a failed assertion's ok
+	isTrue  bool // a matching assertion's ok (errtype.go)
 	counter bool // an attempt counter: below any bound
 	done    bool // a context whose Err is set (attemptctx.go)
 }
@@ -130,6 +131,9 @@ type ctxErrEval struct {
 	bound    map[*types.Var]ctxVal
 	// liveCtxs: a context not bound done is live (the caller's).
 	liveCtxs bool
+	// dynType, when set, is the dynamic type of the error evaluated: a
+	// value of the package's own error type (errtype.go); which is "".
+	dynType types.Type
 }
 
 func isPointer(t types.Type) bool {
@@ -249,6 +253,16 @@ func (e *ctxErrEval) assign(as *ast.AssignStmt) {
 		forget()
 		return
 	}
+	if e.dynType != nil && types.Identical(e.p.info.TypeOf(ta.Type), e.dynType) {
+		// x, ok := err.(T) on an error of type T: ok holds, x is set.
+		forget()
+		if id, ok := astutil.Unparen(as.Lhs[1]).(*ast.Ident); ok {
+			if v := e.p.identVar(id); v != nil {
+				e.bound[v] = ctxVal{isTrue: true}
+			}
+		}
+		return
+	}
 	for i, lhs := range as.Lhs {
 		id, ok := astutil.Unparen(lhs).(*ast.Ident)
 		if !ok {
@@ -355,6 +369,9 @@ func (e *ctxErrEval) cond(x ast.Expr) Tri {
 		if _, b, ok := e.varOf(c); ok && b.isFalse {
 			return No
 		}
+		if _, b, ok := e.varOf(c); ok && b.isTrue {
+			return Yes
+		}
 	case *ast.UnaryExpr:
 		if c.Op == token.NOT {
 			return e.cond(c.X).Not()
@@ -399,6 +416,9 @@ func (e *ctxErrEval) cond(x ast.Expr) Tri {
 			}
 		}
 		if isFunc(fn, "errors", "As") && len(c.Args) == 2 && e.isErr(c.Args[0]) {
+			if u, ok := astutil.Unparen(c.Args[1]).(*ast.UnaryExpr); ok && u.Op == token.AND && e.dynType != nil && types.Identical(e.p.info.TypeOf(u.X), e.dynType) {
+				return Yes
+			}
 			if u, ok := astutil.Unparen(c.Args[1]).(*ast.UnaryExpr); ok && u.Op == token.AND && e.notCtxErrType(e.p.info.TypeOf(u.X)) {
 				return No
 			}

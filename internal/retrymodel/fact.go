@@ -38,6 +38,12 @@ type FuncFact struct {
 	// retries (a retry helper), 0 if none; Helper is that retry's layer.
 	RetriesParam int
 	Helper       LayerInfo
+	// ReturnsRetrier is 1 + the index of the parameter of the func value the
+	// function returns that this func retries (a retrier factory:
+	// cfg.RequestFunc(evaluate) returns func(ctx, fn) that retries fn),
+	// 0 if none; Helper is that retry's layer, whose ClassifierParam is
+	// the factory's.
+	ReturnsRetrier int
 	// GuardArg is 1 + the index of a duration parameter that the function
 	// returns whether the time left on a context covers (a guard helper,
 	// func roomFor(ctx, d) bool), 0 if none.
@@ -93,6 +99,9 @@ func (f *FuncFact) String() string {
 	if f.RetriesParam > 0 {
 		parts = append(parts, fmt.Sprintf("retries param %d", f.RetriesParam-1))
 	}
+	if f.ReturnsRetrier > 0 {
+		parts = append(parts, fmt.Sprintf("returns a retrier of param %d", f.ReturnsRetrier-1))
+	}
 	if f.GuardArg > 0 {
 		parts = append(parts, fmt.Sprintf("guards param %d", f.GuardArg-1))
 	}
@@ -103,7 +112,7 @@ func (f *FuncFact) String() string {
 }
 
 func (f *FuncFact) empty() bool {
-	return len(f.Chains) == 0 && len(f.Made) == 0 && !f.Remote && !f.Waiter && !f.RetryAfter && f.P99 == 0 && !f.Pipeline && f.RetriesParam == 0 && f.GuardArg == 0 && len(f.WaitTable) == 0 && !f.CancelAccessor
+	return len(f.Chains) == 0 && len(f.Made) == 0 && !f.Remote && !f.Waiter && !f.RetryAfter && f.P99 == 0 && !f.Pipeline && f.RetriesParam == 0 && f.ReturnsRetrier == 0 && f.GuardArg == 0 && len(f.WaitTable) == 0 && !f.CancelAccessor
 }
 
 // A Chain is a stack of nested retry layers reached from a function.

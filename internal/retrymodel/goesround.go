@@ -127,6 +127,9 @@ func waitAfter(l *Layer, ifs *ast.IfStmt) bool {
 // (retry.RetryableError). Other libraries decide by a classifier or a
 // condition's result and are not read here.
 func (r *Result) libraryRetries(l *Layer, e ast.Expr) bool {
+	if t := r.LayerErrorType(l); t != nil {
+		return r.OfType(e, t) // the classifier retries this type (errtype.go)
+	}
 	call, ok := l.Node.(*ast.CallExpr)
 	if !ok {
 		return false

@@ -55,6 +55,7 @@ func (p *pkgCtx) findHelpers() {
 			}
 		}
 	}
+	p.findFactories()
 	p.insp.WithStack([]ast.Node{(*ast.CallExpr)(nil)}, func(n ast.Node, push bool, stack []ast.Node) bool {
 		if !push {
 			return true
@@ -64,16 +65,25 @@ func (p *pkgCtx) findHelpers() {
 	})
 }
 
-// helperCall makes a layer of call when it hands a helper its operation.
+// helperCall makes a layer of call when it hands a helper its operation:
+// a function that retries its parameter, or a func value a retrier
+// factory made (retry := cfg.RequestFunc(evaluate); retry(ctx, op)).
 func (p *pkgCtx) helperCall(call *ast.CallExpr, stack []ast.Node) {
 	if p.res.byNode[call] != nil {
 		return
 	}
 	fn := typeutil.StaticCallee(p.info, call)
-	if fn == nil {
-		return
+	classArgs := call.Args // where the classifier argument is
+	var h helperInfo
+	ok := false
+	if fn != nil {
+		h, ok = p.helperOf(fn.Origin())
+	} else if made := p.madeBy(call.Fun); made != nil {
+		if fn = typeutil.StaticCallee(p.info, made); fn != nil {
+			h, ok = p.factoryOf(fn.Origin())
+			classArgs = made.Args
+		}
 	}
-	h, ok := p.helperOf(fn.Origin())
 	if !ok || h.param >= len(call.Args) {
 		return
 	}
@@ -109,8 +119,8 @@ func (p *pkgCtx) helperCall(call *ast.CallExpr, stack []ast.Node) {
 		// The classifier is what this call hands the helper: nil (or no
 		// argument) classifies nothing.
 		l.Policy.Classifier, l.Policy.ClassifierFunc = nil, nil
-		if classParam < len(call.Args) && !isNil(p.info, astutil.Unparen(call.Args[classParam])) {
-			arg := call.Args[classParam]
+		if classParam < len(classArgs) && !isNil(p.info, astutil.Unparen(classArgs[classParam])) {
+			arg := classArgs[classParam]
 			l.Policy.Classifier = arg
 			_, l.Policy.ClassifierFunc = (&callCtx{pkgCtx: p}).funcArg(arg)
 		}
@@ -129,9 +139,22 @@ func (p *pkgCtx) classifierParam(l *Layer) int {
 	params := l.Func.Type().(*types.Signature).Params()
 	found := -1
 	ast.Inspect(c, func(n ast.Node) bool {
+		if found >= 0 {
+			return false
+		}
 		call, ok := n.(*ast.CallExpr)
-		if !ok || found >= 0 {
-			return found < 0
+		if id, isID := n.(*ast.Ident); isID && !ok {
+			// retry, delay := classify(err); if !retry { return err }: the
+			// verdict in a variable is the call's.
+			if w, ok := p.res.Written(p.identVar(id)); ok {
+				call = w.First
+				if call == nil {
+					call, _ = astutil.Unparen(w.Value).(*ast.CallExpr)
+				}
+			}
+		}
+		if call == nil {
+			return true
 		}
 		if id, ok := astutil.Unparen(call.Fun).(*ast.Ident); ok {
 			for i := range params.Len() {
@@ -143,6 +166,98 @@ func (p *pkgCtx) classifierParam(l *Layer) int {
 		return found < 0
 	})
 	return found
+}
+
+// findFactories records the package's retrier factories: a function that
+// returns a func literal whose retry layer retries one of the literal's
+// func parameters (OpenTelemetry's Config.RequestFunc(evaluate)).
+func (p *pkgCtx) findFactories() {
+	p.factories = make(map[*types.Func]helperInfo)
+	for _, l := range p.res.Layers {
+		lit, ok := l.FuncNode.(*ast.FuncLit)
+		if !ok || l.Func == nil || l.Kind == SDK || l.Kind == Client {
+			continue
+		}
+		decl := p.res.decls[l.Func]
+		if decl == nil || decl.Body == nil || !returnsLit(decl.Body, lit) {
+			continue
+		}
+		sig, _ := p.info.TypeOf(lit).(*types.Signature)
+		if sig == nil {
+			continue
+		}
+		for _, op := range l.Ops {
+			id, ok := astutil.Unparen(op.Fun).(*ast.Ident)
+			if !ok {
+				continue
+			}
+			for i := 0; i < sig.Params().Len(); i++ {
+				if p.info.Uses[id] == sig.Params().At(i) {
+					if _, seen := p.factories[l.Func]; !seen {
+						p.factories[l.Func] = helperInfo{param: i, layer: l}
+					}
+				}
+			}
+		}
+	}
+}
+
+// returnsLit reports whether body returns lit itself (not from a nested
+// function literal).
+func returnsLit(body *ast.BlockStmt, lit *ast.FuncLit) bool {
+	found := false
+	ast.Inspect(body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.ReturnStmt:
+			for _, r := range n.Results {
+				if astutil.Unparen(r) == lit {
+					found = true
+				}
+			}
+		}
+		return !found
+	})
+	return found
+}
+
+// madeBy returns the call whose result a func value called as fun is: a
+// variable or unexported field given one value, a call
+// (d.requestFunc, set to cfg.RequestFunc(evaluate) in the constructor).
+func (p *pkgCtx) madeBy(fun ast.Expr) *ast.CallExpr {
+	var v *types.Var
+	switch f := astutil.Unparen(fun).(type) {
+	case *ast.Ident:
+		v = p.identVar(f)
+	case *ast.SelectorExpr:
+		v, _ = p.info.Uses[f.Sel].(*types.Var)
+	}
+	if v == nil {
+		return nil
+	}
+	w, ok := p.res.Written(v)
+	if !ok {
+		return nil
+	}
+	call, _ := astutil.Unparen(w.Value).(*ast.CallExpr)
+	return call
+}
+
+// factoryOf returns the retry of the func value fn returns, from this
+// package or a fact.
+func (p *pkgCtx) factoryOf(fn *types.Func) (helperInfo, bool) {
+	if h, ok := p.factories[fn]; ok {
+		return h, true
+	}
+	if fn.Pkg() == p.pass.Pkg {
+		return helperInfo{}, false
+	}
+	var f FuncFact
+	if p.pass.ImportObjectFact(fn, &f) && f.ReturnsRetrier > 0 {
+		return helperInfo{param: f.ReturnsRetrier - 1, info: f.Helper}, true
+	}
+	return helperInfo{}, false
 }
 
 // helperOf returns what fn retries, from this package or a fact.

@@ -736,6 +736,15 @@ func (p *pkgCtx) condIs(cond ast.Expr, s *loopShape, _ bool) path {
 			if p.isRetryFlag(v) || p.failureFlag(v, s) { // opwait.go, failureflag.go
 				return failurePath
 			}
+			// retryable, throttle := evaluate(err): the verdict of a call
+			// handed the error, read as the call in place.
+			if w, ok := p.res.Written(v); ok && w.First != nil {
+				for _, a := range w.First.Args {
+					if p.mentionsErr(a, s) {
+						return failurePath
+					}
+				}
+			}
 		}
 	case *ast.UnaryExpr:
 		if c.Op == token.NOT {

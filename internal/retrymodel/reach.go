@@ -197,6 +197,8 @@ func (p *pkgCtx) summarize() {
 			f.RetriesParam, f.Helper = h.param+1, p.layerInfo(h.layer)
 		} else if h, ok := p.handoffs[fn]; ok {
 			f.RetriesParam, f.Helper = h.param+1, p.layerInfo(h.layer)
+		} else if h, ok := p.factories[fn]; ok {
+			f.ReturnsRetrier, f.Helper = h.param+1, p.layerInfo(h.layer)
 		}
 		state[fn] = 2
 		if !f.empty() {
