@@ -155,18 +155,11 @@ func (r *Result) OfType(e ast.Expr, t types.Type) bool {
 	if decl == nil || decl.Body == nil {
 		return false
 	}
-	rets, all := 0, true
-	ast.Inspect(decl.Body, func(n ast.Node) bool {
-		switch n := n.(type) {
-		case *ast.FuncLit:
+	rets := returns(decl)
+	for _, ret := range rets {
+		if len(ret.Results) == 0 || !types.Identical(info.TypeOf(ret.Results[len(ret.Results)-1]), t) {
 			return false
-		case *ast.ReturnStmt:
-			rets++
-			if len(n.Results) == 0 || !types.Identical(info.TypeOf(n.Results[len(n.Results)-1]), t) {
-				all = false
-			}
 		}
-		return all
-	})
-	return rets > 0 && all
+	}
+	return len(rets) > 0
 }

@@ -3,6 +3,7 @@ package retrymodel
 import (
 	"go/ast"
 	"go/types"
+	"slices"
 
 	"golang.org/x/tools/go/ast/astutil"
 	"golang.org/x/tools/go/types/typeutil"
@@ -179,7 +180,7 @@ func (p *pkgCtx) findFactories() {
 			continue
 		}
 		decl := p.res.decls[l.Func]
-		if decl == nil || decl.Body == nil || !returnsLit(decl.Body, lit) {
+		if decl == nil || decl.Body == nil || !slices.Contains(returnedLits(decl.Body), lit) {
 			continue
 		}
 		sig, _ := p.info.TypeOf(lit).(*types.Signature)
@@ -202,41 +203,11 @@ func (p *pkgCtx) findFactories() {
 	}
 }
 
-// returnsLit reports whether body returns lit itself (not from a nested
-// function literal).
-func returnsLit(body *ast.BlockStmt, lit *ast.FuncLit) bool {
-	found := false
-	ast.Inspect(body, func(n ast.Node) bool {
-		switch n := n.(type) {
-		case *ast.FuncLit:
-			return false
-		case *ast.ReturnStmt:
-			for _, r := range n.Results {
-				if astutil.Unparen(r) == lit {
-					found = true
-				}
-			}
-		}
-		return !found
-	})
-	return found
-}
-
 // madeBy returns the call whose result a func value called as fun is: a
 // variable or unexported field given one value, a call
 // (d.requestFunc, set to cfg.RequestFunc(evaluate) in the constructor).
 func (p *pkgCtx) madeBy(fun ast.Expr) *ast.CallExpr {
-	var v *types.Var
-	switch f := astutil.Unparen(fun).(type) {
-	case *ast.Ident:
-		v = p.identVar(f)
-	case *ast.SelectorExpr:
-		v, _ = p.info.Uses[f.Sel].(*types.Var)
-	}
-	if v == nil {
-		return nil
-	}
-	w, ok := p.res.Written(v)
+	w, ok := p.res.Written(varOf(p.info, fun))
 	if !ok {
 		return nil
 	}
