@@ -137,36 +137,13 @@ func (ck *checker) grpcOp(l *retrymodel.Layer) string {
 		case *ast.GoStmt, *ast.DeferStmt:
 			return false
 		case *ast.CallExpr:
-			if fn, _ := typeutil.Callee(ck.info, n).(*types.Func); fn != nil && isUnaryRPC(fn) {
+			if fn, _ := typeutil.Callee(ck.info, n).(*types.Func); fn != nil && retrymodel.UnaryRPC(fn) {
 				name = retrymodel.FuncName(fn)
 			}
 		}
 		return name == ""
 	})
 	return name
-}
-
-// isUnaryRPC reports a generated gRPC client method: a context first, a
-// request pointer, ...grpc.CallOption last; a response pointer and error.
-func isUnaryRPC(fn *types.Func) bool {
-	sig, ok := fn.Type().(*types.Signature)
-	if !ok || sig.Recv() == nil || !sig.Variadic() || sig.Params().Len() != 3 || sig.Results().Len() != 2 {
-		return false
-	}
-	opts, ok := sig.Params().At(2).Type().(*types.Slice)
-	if !ok {
-		return false
-	}
-	named, ok := opts.Elem().(*types.Named)
-	if !ok || named.Obj().Pkg() == nil || named.Obj().Pkg().Path() != "google.golang.org/grpc" || named.Obj().Name() != "CallOption" {
-		return false
-	}
-	resp, ok := sig.Results().At(0).Type().(*types.Pointer)
-	if !ok {
-		return false
-	}
-	_, isStruct := resp.Elem().Underlying().(*types.Struct)
-	return isStruct && types.Identical(sig.Results().At(1).Type(), errorType)
 }
 
 func describeLayer(l *retrymodel.Layer) string {

@@ -61,10 +61,11 @@ type Result struct {
 	ifaceImpls   map[*types.Func][]*types.Func
 	depMeths     map[string][]*types.Func
 	localMeths   map[string][]*types.Func
-	reissues     map[*Layer]*Reissue      // retries without a loop (reissue.go)
-	breakerCalls []BreakerCall            // breaker.go, built when first asked
-	breakerCtors map[*types.Func]*Breaker // functions returning a breaker (breakerfact.go)
-	sentinelGaps []SentinelGap            // errclass.go
+	reissues     map[*Layer]*Reissue        // retries without a loop (reissue.go)
+	breakerCalls []BreakerCall              // breaker.go, built when first asked
+	breakerCtors map[*types.Func]*Breaker   // functions returning a breaker (breakerfact.go)
+	sentinelGaps []SentinelGap              // errclass.go
+	errTypes     map[*types.Func]types.Type // RetriedErrorType's answers (errtype.go)
 
 	// writes: every variable's writes (written.go).
 	writes map[*types.Var]*written

@@ -368,8 +368,7 @@ func (e *ctxErrEval) cond(x ast.Expr) Tri {
 	case *ast.Ident:
 		if _, b, ok := e.varOf(c); ok && b.isFalse {
 			return No
-		}
-		if _, b, ok := e.varOf(c); ok && b.isTrue {
+		} else if ok && b.isTrue {
 			return Yes
 		}
 	case *ast.UnaryExpr:

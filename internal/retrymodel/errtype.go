@@ -40,6 +40,18 @@ func (r *Result) RetriedErrorType(fn *types.Func) types.Type {
 		return nil
 	}
 	fn = fn.Origin()
+	if t, ok := r.errTypes[fn]; ok {
+		return t
+	}
+	if r.errTypes == nil {
+		r.errTypes = make(map[*types.Func]types.Type)
+	}
+	t := r.retriedErrorType(fn)
+	r.errTypes[fn] = t
+	return t
+}
+
+func (r *Result) retriedErrorType(fn *types.Func) types.Type {
 	decl := r.decls[fn]
 	sig, _ := fn.Type().(*types.Signature)
 	if decl == nil || decl.Body == nil || sig == nil || sig.Results().Len() == 0 || !isBool(sig.Results().At(0).Type()) {
@@ -66,8 +78,11 @@ func (r *Result) RetriedErrorType(fn *types.Func) types.Type {
 		}
 		return true
 	})
+	if len(cands) == 0 || p.errTypeAnswer(sig, decl, nil) != No {
+		return nil // some other error is retried too
+	}
 	for _, t := range cands {
-		if p.errTypeAnswer(sig, decl, t) == Yes && p.errTypeAnswer(sig, decl, nil) == No {
+		if p.errTypeAnswer(sig, decl, t) == Yes {
 			return t
 		}
 	}
@@ -119,11 +134,8 @@ func (r *Result) LayerErrorType(l *Layer) types.Type {
 				out = r.RetriedErrorType(fn)
 				return false
 			}
-			if w, ok := r.Written(p.identVar(n)); ok {
-				call = w.First
-				if call == nil {
-					call, _ = astutil.Unparen(w.Value).(*ast.CallExpr)
-				}
+			if v := p.identVar(n); v != nil {
+				call = p.verdictCall(v)
 			}
 		}
 		if call != nil {

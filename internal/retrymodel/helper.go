@@ -31,32 +31,37 @@ type helperInfo struct {
 	info  LayerInfo // or, for an imported helper, the layer from its fact
 }
 
-// findHelpers records the package's helpers and makes a layer of every
-// call that hands a helper its operation.
+// findHelpers records the package's helpers and retrier factories and
+// makes a layer of every call that hands one its operation.
 func (p *pkgCtx) findHelpers() {
 	p.helpers = make(map[*types.Func]helperInfo)
+	p.factories = make(map[*types.Func]helperInfo)
 	for _, l := range p.res.Layers {
-		fd, ok := l.FuncNode.(*ast.FuncDecl)
-		if !ok || l.Func == nil || l.Kind == SDK || l.Kind == Client {
+		if l.Func == nil || l.Kind == SDK || l.Kind == Client {
 			continue
 		}
-		sig := l.Func.Type().(*types.Signature)
-		for _, op := range l.Ops {
-			id, ok := astutil.Unparen(op.Fun).(*ast.Ident)
-			if !ok {
+		switch fn := l.FuncNode.(type) {
+		case *ast.FuncDecl:
+			if _, seen := p.helpers[l.Func]; seen || fn.Body == nil {
 				continue
 			}
-			for i := 0; i < sig.Params().Len(); i++ {
-				prm := sig.Params().At(i)
-				if _, isFunc := prm.Type().Underlying().(*types.Signature); isFunc && p.info.Uses[id] == prm {
-					if _, seen := p.helpers[l.Func]; !seen && fd.Body != nil {
-						p.helpers[l.Func] = helperInfo{param: i, layer: l}
-					}
+			if i, ok := p.retriedParam(l, l.Func.Type().(*types.Signature).Params()); ok {
+				p.helpers[l.Func] = helperInfo{param: i, layer: l}
+			}
+		case *ast.FuncLit:
+			// A retrier factory returns the literal that retries its
+			// parameter (OpenTelemetry's Config.RequestFunc(evaluate)).
+			decl := p.res.decls[l.Func]
+			if _, seen := p.factories[l.Func]; seen || decl == nil || decl.Body == nil || !slices.Contains(returnedLits(decl.Body), fn) {
+				continue
+			}
+			if sig, _ := p.info.TypeOf(fn).(*types.Signature); sig != nil {
+				if i, ok := p.retriedParam(l, sig.Params()); ok {
+					p.factories[l.Func] = helperInfo{param: i, layer: l}
 				}
 			}
 		}
 	}
-	p.findFactories()
 	p.insp.WithStack([]ast.Node{(*ast.CallExpr)(nil)}, func(n ast.Node, push bool, stack []ast.Node) bool {
 		if !push {
 			return true
@@ -147,11 +152,8 @@ func (p *pkgCtx) classifierParam(l *Layer) int {
 		if id, isID := n.(*ast.Ident); isID && !ok {
 			// retry, delay := classify(err); if !retry { return err }: the
 			// verdict in a variable is the call's.
-			if w, ok := p.res.Written(p.identVar(id)); ok {
-				call = w.First
-				if call == nil {
-					call, _ = astutil.Unparen(w.Value).(*ast.CallExpr)
-				}
+			if v := p.identVar(id); v != nil {
+				call = p.verdictCall(v)
 			}
 		}
 		if call == nil {
@@ -169,38 +171,23 @@ func (p *pkgCtx) classifierParam(l *Layer) int {
 	return found
 }
 
-// findFactories records the package's retrier factories: a function that
-// returns a func literal whose retry layer retries one of the literal's
-// func parameters (OpenTelemetry's Config.RequestFunc(evaluate)).
-func (p *pkgCtx) findFactories() {
-	p.factories = make(map[*types.Func]helperInfo)
-	for _, l := range p.res.Layers {
-		lit, ok := l.FuncNode.(*ast.FuncLit)
-		if !ok || l.Func == nil || l.Kind == SDK || l.Kind == Client {
+// retriedParam returns the index of the func parameter among params that
+// one of l's operations calls: what the layer retries is its caller's
+// argument.
+func (p *pkgCtx) retriedParam(l *Layer, params *types.Tuple) (int, bool) {
+	for _, op := range l.Ops {
+		id, ok := astutil.Unparen(op.Fun).(*ast.Ident)
+		if !ok {
 			continue
 		}
-		decl := p.res.decls[l.Func]
-		if decl == nil || decl.Body == nil || !slices.Contains(returnedLits(decl.Body), lit) {
-			continue
-		}
-		sig, _ := p.info.TypeOf(lit).(*types.Signature)
-		if sig == nil {
-			continue
-		}
-		for _, op := range l.Ops {
-			id, ok := astutil.Unparen(op.Fun).(*ast.Ident)
-			if !ok {
-				continue
-			}
-			for i := 0; i < sig.Params().Len(); i++ {
-				if p.info.Uses[id] == sig.Params().At(i) {
-					if _, seen := p.factories[l.Func]; !seen {
-						p.factories[l.Func] = helperInfo{param: i, layer: l}
-					}
-				}
+		for i := 0; i < params.Len(); i++ {
+			prm := params.At(i)
+			if _, isFunc := prm.Type().Underlying().(*types.Signature); isFunc && p.info.Uses[id] == prm {
+				return i, true
 			}
 		}
 	}
+	return 0, false
 }
 
 // madeBy returns the call whose result a func value called as fun is: a

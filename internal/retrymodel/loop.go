@@ -738,8 +738,8 @@ func (p *pkgCtx) condIs(cond ast.Expr, s *loopShape, _ bool) path {
 			}
 			// retryable, throttle := evaluate(err): the verdict of a call
 			// handed the error, read as the call in place.
-			if w, ok := p.res.Written(v); ok && w.First != nil {
-				for _, a := range w.First.Args {
+			if call, i := p.tupleDef(v); call != nil && i == 0 {
+				for _, a := range call.Args {
 					if p.mentionsErr(a, s) {
 						return failurePath
 					}

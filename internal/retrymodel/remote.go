@@ -127,13 +127,34 @@ func remotePrimitive(fn *types.Func) bool {
 		return true
 	}
 	// Generated gRPC clients: a method whose last parameter is ...grpc.CallOption.
-	if sig, ok := fn.Type().(*types.Signature); ok && sig.Variadic() && sig.Recv() != nil {
-		last := sig.Params().At(sig.Params().Len() - 1).Type()
-		if sl, ok := last.(*types.Slice); ok && namedIs(sl.Elem(), "google.golang.org/grpc", "CallOption") {
-			return true
-		}
+	sig, ok := fn.Type().(*types.Signature)
+	return ok && grpcClientMethod(sig)
+}
+
+// grpcClientMethod reports a method whose last parameter is
+// ...grpc.CallOption: a generated gRPC client's.
+func grpcClientMethod(sig *types.Signature) bool {
+	if !sig.Variadic() || sig.Recv() == nil {
+		return false
 	}
-	return false
+	sl, ok := sig.Params().At(sig.Params().Len() - 1).Type().(*types.Slice)
+	return ok && namedIs(sl.Elem(), "google.golang.org/grpc", "CallOption")
+}
+
+// UnaryRPC reports a generated gRPC client's unary method: a context, a
+// request pointer and ...grpc.CallOption in; a response pointer and an
+// error out. A method opening a stream is none.
+func UnaryRPC(fn *types.Func) bool {
+	sig, ok := fn.Type().(*types.Signature)
+	if !ok || !grpcClientMethod(sig) || sig.Params().Len() != 3 || sig.Results().Len() != 2 {
+		return false
+	}
+	resp, ok := sig.Results().At(0).Type().(*types.Pointer)
+	if !ok {
+		return false
+	}
+	_, isStruct := resp.Elem().Underlying().(*types.Struct)
+	return isStruct && isErrorType(sig.Results().At(1).Type())
 }
 
 // httpDoer reports a method of an interface that takes an *http.Request

@@ -342,9 +342,7 @@ func (p *pkgCtx) leavesPred(cond ast.Expr, s *loopShape) bool {
 	if id, ok := cond.(*ast.Ident); ok {
 		// retry, delay := classify(err, attempt); if !retry { ... }
 		if v := p.identVar(id); v != nil {
-			if call, i := p.tupleDef(v); call != nil && i == 0 {
-				cond = call
-			} else if call, ok := astutil.Unparen(p.singleDef(v)).(*ast.CallExpr); ok {
+			if call := p.verdictCall(v); call != nil {
 				// retry := shouldRetry(resp.StatusCode); if !retry { break }
 				cond = call
 			} else if want == No && p.failureFlag(v, s) {
@@ -445,6 +443,20 @@ func (p *pkgCtx) evalWait(w *waitSite, bind env) (interval, bool) {
 		bind = inner
 	}
 	return p.evalInterval(w.dur, bind, 0)
+}
+
+// verdictCall returns the call whose first result is the one value a
+// local holds (retry, delay := classify(err); retry := pred(code)): a
+// classifier's verdict kept in a variable. Nil otherwise.
+func (p *pkgCtx) verdictCall(v *types.Var) *ast.CallExpr {
+	if call, i := p.tupleDef(v); call != nil {
+		if i == 0 {
+			return call
+		}
+		return nil
+	}
+	call, _ := astutil.Unparen(p.singleDef(v)).(*ast.CallExpr)
+	return call
 }
 
 // tupleDef returns the call whose result i is the only value a local is
