@@ -3,6 +3,8 @@ package retrytimeout
 import (
 	"fmt"
 	"go/ast"
+	"go/types"
+	"strings"
 
 	"github.com/retryvet/retryvet/internal/retrymodel"
 )
@@ -29,6 +31,18 @@ func (c *checker) ctxErrRetried(l *retrymodel.Layer) {
 	attempts := ""
 	if n, ok := l.Attempts(); ok {
 		attempts = fmt.Sprintf(" up to %d times", n)
+	}
+	if a.Func == nil {
+		// Inline: the loop leaves on the classes it tests and goes round
+		// on the rest, the context's error among them.
+		tests := make([]string, len(a.Tests))
+		for i, t := range a.Tests {
+			tests[i] = types.ExprString(t)
+		}
+		msg := fmt.Sprintf("retries a cancelled/expired context's error: when %s fails with %s the %s goes round again (its tests of the error, %s, leave only on other classes), so when %s is done it calls %s again%s instead of returning; leave the loop when errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded)",
+			types.ExprString(a.Op.Fun), a.Err, describe(l), strings.Join(tests, "; "), name, types.ExprString(a.Op.Fun), attempts)
+		c.report(a.Pos, "ctx-error-retried", msg, nil)
+		return
 	}
 	msg := fmt.Sprintf("retries a cancelled/expired context's error: %s answers retry for %s, so when %s is done the %s sends the request again%s instead of returning; return ctx errors (errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded)) as not retryable",
 		retrymodel.FuncName(a.Func), a.Err, name, describe(l), attempts)

@@ -236,7 +236,19 @@
 // model evaluates the helper with err set to the context's error, no
 // response and attempts left; an answer it cannot prove (a method of the
 // error, an assertion to an interface such as net.Error, which
-// DeadlineExceeded satisfies) is quiet.
+// DeadlineExceeded satisfies) is quiet. A loop that classifies inline, with
+// no helper, is read the same way: after the call handed the loop's
+// context fails with the context's error, the statements that follow are
+// evaluated (a type assertion to one of the package's error types fails,
+// errors.Is with another sentinel is false) and the loop goes round when
+// they reach a continue or the end of the body: `if _, ok :=
+// err.(ServiceError); ok { return err }` leaves on the server's answers
+// and sends a cancelled caller's request again. Reported at the first
+// test of the error's class, and only for a loop that has one: a loop
+// that retries every failure alike is the attempt-count question. Quiet
+// when the loop's condition or the body before the call tests the
+// context, when any test on the way cannot be decided, and when the wait
+// is cancellable.
 //
 // defer cancel() in a retry loop (category deferred-cancel): the turn
 // derives a context for its attempt (context.WithTimeout, WithDeadline,

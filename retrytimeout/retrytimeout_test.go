@@ -71,7 +71,7 @@ func TestPerAttemptDeadline(t *testing.T) {
 // caller's, a request whose Context() is the caller's, a classifier that
 // retries context errors) beside their fixed forms and lookalikes.
 func TestSDKLoops(t *testing.T) {
-	analysistest.Run(t, testdata(t), retrytimeout.Analyzer, "./sdkloops", "./ctxclass")
+	analysistest.Run(t, testdata(t), retrytimeout.Analyzer, "./sdkloops", "./ctxclass", "./ctxinline")
 }
 
 // TestJitterDataFlow: a wait has jitter when a random source reaches it;

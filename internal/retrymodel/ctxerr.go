@@ -14,9 +14,13 @@ import (
 // "retry" when the operation's error is a context's own error: the caller
 // cancelled, or its deadline passed, and the loop sends the request again.
 type CtxErrAnswer struct {
-	Func *types.Func
-	Err  string    // "context.Canceled" or "context.DeadlineExceeded"
-	Pos  token.Pos // the condition (or return) that answers retry
+	Func *types.Func // the classifier helper; nil for a loop that classifies inline
+	Err  string      // "context.Canceled" or "context.DeadlineExceeded"
+	Pos  token.Pos   // the condition (or return) that answers retry; inline, the first test of the error's class
+	// Op and Tests, for an inline loop (ctxerrloop.go): the call whose
+	// error goes round, and the tests of its error class it passes.
+	Op    *ast.CallExpr
+	Tests []ast.Expr
 }
 
 // CtxErrRetried reports whether the classifier of loop layer l provably
@@ -35,7 +39,16 @@ func (r *Result) CtxErrRetried(l *Layer) (CtxErrAnswer, bool) {
 // classifyCtxErrs fills Result.ctxErr for the package's loop layers.
 func (p *pkgCtx) classifyCtxErrs() {
 	for _, l := range p.res.Layers {
-		if l.Kind != Loop || l.Policy.ClassifierFunc == nil {
+		if l.Kind != Loop {
+			continue
+		}
+		if l.Policy.ClassifierFunc == nil {
+			if a, ok := p.inlineCtxErr(l); ok {
+				if p.res.ctxErr == nil {
+					p.res.ctxErr = make(map[*Layer]CtxErrAnswer)
+				}
+				p.res.ctxErr[l] = a
+			}
 			continue
 		}
 		fn := l.Policy.ClassifierFunc.Origin()
