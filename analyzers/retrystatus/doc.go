@@ -169,10 +169,12 @@
 //     reset connection, or an EOF from a server that restarted, then
 //     fails at once with the attempts unused, while the 502 a proxy
 //     answers for the same restart is retried (the OTLP exporter's fix
-//     5ec67e83). Quiet when the branch reads the error (errors.Is or As, a
-//     type assertion or switch, a method of it, a helper handed it), when
-//     it goes round again, when the library retries what it returns, and
-//     when only 503 or 500 is retried.
+//     5ec67e83). A list of transient answers, 429 and 503, counts as
+//     well: a collector that restarts refuses connections before a load
+//     balancer answers 503 for it. Quiet when the branch reads the error
+//     (errors.Is or As, a type assertion or switch, a method of it, a
+//     helper handed it), when it goes round again, when the library
+//     retries what it returns, and when only 503 or 500 is retried.
 //   - A circuit breaker that a retry runs once per attempt, when one
 //     request's attempts are enough failures in a row to open it
 //     (category breaker-in-retry): the retry's known attempts are at

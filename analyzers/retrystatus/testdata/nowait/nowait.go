@@ -45,7 +45,7 @@ func Send(ctx context.Context, hc *http.Client, url string) (*http.Response, err
 			return nil, err
 		}
 		resp, err := hc.Do(req)
-		if err != nil {
+		if err != nil { // want `retry loop \(4 attempts\) retries 429, 503 but gives up on the first error of the send itself: .* while the 503 a load balancer answers for the same restart is retried`
 			return nil, err
 		}
 		if resp.StatusCode == http.StatusTooManyRequests || resp.StatusCode == http.StatusServiceUnavailable { // want `retry decision retries 429 and 503 but not 502 or 504`

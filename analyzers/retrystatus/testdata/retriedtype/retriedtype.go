@@ -51,7 +51,7 @@ func (e *Exporter) Export(ctx context.Context) error {
 			return err
 		}
 		resp, err := e.hc.Do(req)
-		if err != nil {
+		if err != nil { // want `retry helper retrier.Policy.New retries 429, 503 but gives up on the first error of the send itself`
 			return err
 		}
 		defer resp.Body.Close()
@@ -75,7 +75,7 @@ func (e *Exporter) Flush(ctx context.Context) error {
 			return err
 		}
 		resp, err := e.hc.Do(req)
-		if err != nil { // want `retry helper retrier.Policy.New retries 500, 502, 503, 504 but gives up on the first error of the send itself`
+		if err != nil { // want `retry helper retrier.Policy.New retries 429, 500, 502, 503, 504 but gives up on the first error of the send itself`
 			return err
 		}
 		defer resp.Body.Close()

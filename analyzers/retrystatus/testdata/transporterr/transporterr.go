@@ -155,6 +155,54 @@ func Limited(ctx context.Context, hc *http.Client, url string) error {
 	return errors.New("rate limited")
 }
 
+// Transient waits out the two transient answers, 429 and 503, and gives
+// up on the refused connection of the restart that a load balancer
+// answers 503 for.
+func Transient(ctx context.Context, hc *http.Client, url string) error {
+	for i := 0; i < 5; i++ {
+		req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, nil)
+		if err != nil {
+			return err
+		}
+		resp, err := hc.Do(req)
+		if err != nil { // want `retry loop \(5 attempts\) retries 429, 503 but gives up on the first error of the send itself: .* while the 503 a load balancer answers for the same restart is retried`
+			return err
+		}
+		resp.Body.Close()
+		if resp.StatusCode == http.StatusTooManyRequests || resp.StatusCode == http.StatusServiceUnavailable { // want `retries 429 and 503 but not 502 or 504`
+			if werr := pause(ctx, i); werr != nil {
+				return werr
+			}
+			continue
+		}
+		return nil
+	}
+	return errors.New("unavailable")
+}
+
+// Quiet: 503 alone ("come back later") is waited out, a choice.
+func Unavailable(ctx context.Context, hc *http.Client, url string) error {
+	for i := 0; i < 5; i++ {
+		req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
+		if err != nil {
+			return err
+		}
+		resp, err := hc.Do(req)
+		if err != nil {
+			return err
+		}
+		resp.Body.Close()
+		if resp.StatusCode == http.StatusServiceUnavailable {
+			if werr := pause(ctx, i); werr != nil {
+				return werr
+			}
+			continue
+		}
+		return nil
+	}
+	return errors.New("unavailable")
+}
+
 // Quiet: backoff retries every error the operation returns.
 func Poll(ctx context.Context, hc *http.Client, url string) error {
 	return backoff.Retry(func() error {
