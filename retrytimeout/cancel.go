@@ -85,7 +85,7 @@ func (c *checker) uncancellableWait(l *retrymodel.Layer, attemptOnly string) boo
 		}
 	}
 	if first == nil {
-		return false
+		return c.unboundLibrary(l, attemptOnly) // libcancel.go: the waits are the library's
 	}
 	done := "done"
 	if first.src.Chan {

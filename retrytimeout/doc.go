@@ -122,7 +122,13 @@
 // unnamed ones) and the source's Err() as its error; a function without results
 // simply returns. When the last result is not an error the finding is
 // reported without a fix. When the same retry is also attempt-only, the
-// one message says both, since the rewrite fixes both. Waits the package's
+// one message says both, since the rewrite fixes both. A retry library
+// whose waits are timers of its own is reported at its call when they
+// are not bound to a context that can be done while one is in scope:
+// cenkalti/backoff's Retry with a backoff not wrapped by
+// backoff.WithContext, retry-go's Do without retry.Context, apimachinery's
+// wait.ExponentialBackoff. The suggested fix binds it the library's way
+// (backoff.WithContext(b, ctx); a retry.Context(ctx) option). Waits the package's
 // own constructor sets by default (an exported RetryInterval, a schedule
 // slice indexed by the attempt, that a caller may replace) are judged like
 // known ones when nothing else folds them: under a second in all is

@@ -175,3 +175,10 @@ func TestWaitOverflow(t *testing.T) {
 func TestZeroTimeout(t *testing.T) {
 	analysistest.Run(t, testdata(t), retrytimeout.Analyzer, "./zerotimeout")
 }
+
+// TestLibraryCancel: retry libraries whose waits are their own timers,
+// bound to the caller's context or not, with the library's way to bind it
+// as a suggested fix.
+func TestLibraryCancel(t *testing.T) {
+	analysistest.RunWithSuggestedFixes(t, testdata(t), retrytimeout.Analyzer, "./libcancel")
+}

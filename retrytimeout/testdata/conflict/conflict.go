@@ -73,7 +73,7 @@ func (a *api) UpdateNode(ctx context.Context, name string) error {
 // PutAll: the same schedule retrying every error of a remote write: no
 // jitter, and nothing ends it on the caller's deadline.
 func (a *api) PutAll(ctx context.Context, n *node) error {
-	return backoff.Retry(func() error { // want `attempt-only retry: backoff.Retry makes 51 attempts`
+	return backoff.Retry(func() error { // want `wait ignores cancellation: backoff.Retry waits between attempts on a timer of its own \(its backoff is not bound to a context\).*; the retry is also attempt-only: backoff.Retry makes 51 attempts`
 		_, err := a.put(ctx, n)
 		return err
 	}, backoff.WithMaxRetries(backoff.NewConstantBackOff(time.Second), 50)) // want `no jitter: backoff.Retry waits 1s, 1s, 1s`
@@ -81,9 +81,10 @@ func (a *api) PutAll(ctx context.Context, n *node) error {
 
 // ReadFirst: the first call takes ctx and stops the retry on failure, but
 // the retry is of every failure of the write: the jitter finding stays, the
-// ctx bounds it.
+// ctx bounds the attempts. The library's wait does not see ctx: a cancel
+// is seen when the wait ends and the read fails.
 func (a *api) ReadFirst(ctx context.Context, name string) error {
-	return backoff.Retry(func() error {
+	return backoff.Retry(func() error { // want `wait ignores cancellation: backoff.Retry waits between attempts on a timer of its own`
 		n, err := a.get(ctx, name)
 		if err != nil {
 			return backoff.Permanent(err)
@@ -96,7 +97,7 @@ func (a *api) ReadFirst(ctx context.Context, name string) error {
 // Detached: a conflict retry whose re-read runs on a context nobody
 // cancels: no jitter needed, but nothing ends it on the caller's deadline.
 func (a *api) Detached(ctx context.Context, name string) error {
-	return backoff.Retry(func() error { // want `attempt-only retry: backoff.Retry makes 51 attempts`
+	return backoff.Retry(func() error { // want `wait ignores cancellation: backoff.Retry waits between attempts on a timer of its own \(its backoff is not bound to a context\).*; the retry is also attempt-only: backoff.Retry makes 51 attempts`
 		n, err := a.get(context.Background(), name)
 		if err != nil {
 			return backoff.Permanent(err)
