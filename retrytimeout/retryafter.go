@@ -161,9 +161,10 @@ func (c *checker) retriedCodes(l *retrymodel.Layer) ([]int64, token.Pos) {
 }
 
 // retryPredicates returns the bodies of the package's functions the
-// layer's body asks whether to go round again, handing them the status:
-// `if !isRetryable(resp.StatusCode) { return }` (also through a variable
-// set once from the call) or `if isRetryable(code) { continue }`. A true
+// layer's body asks whether to go round again, handing them the status or
+// the response: `if !isRetryable(resp.StatusCode) { return }` (also
+// through a variable set once from the call), `if isRetryable(code) {
+// continue }` or `if r.shouldRetry(resp) { wait; again }`. A true
 // answer there is a retry, so their tests of 429 and 503 are the layer's.
 func (c *checker) retryPredicates(l *retrymodel.Layer) []ast.Node {
 	if l.Body == nil {
@@ -201,7 +202,9 @@ func (c *checker) retryPredicates(l *retrymodel.Layer) []ast.Node {
 		}
 		status := false
 		for _, a := range call.Args {
-			status = status || c.isStatus(a, 0)
+			// The status, or the response that carries it
+			// (shouldRetry(resp) reading resp.StatusCode).
+			status = status || c.isStatus(a, 0) || carriesResponse(info.TypeOf(a))
 		}
 		retry := neg && c.endsRetry(l, ifs.Body.List) || !neg && retryBranch(l, ifs.Body.List)
 		if d := c.res.Decl(fn); status && retry && d != nil && d.Body != nil {
