@@ -45,6 +45,11 @@ func (c *checker) attemptOnly(l *retrymodel.Layer) string {
 	if never, live := c.neverCancelled(l); never && (l.Kind == retrymodel.Library || !live) {
 		return ""
 	}
+	// A retry that runs only once its context is done (a rollback under
+	// if ctx.Err() != nil) has no caller's deadline left to overrun.
+	if v := c.res.ContextInScope(l, l.Pos); v != nil && c.errSetOnly(l.Node, v) {
+		return ""
+	}
 	// Without a wait between attempts the retry spends only the attempts'
 	// own time, which the operation's context bounds; nothing waits past
 	// the caller's deadline.

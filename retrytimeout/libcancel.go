@@ -40,7 +40,7 @@ func (c *checker) unboundLibrary(l *retrymodel.Layer, attemptOnly string) bool {
 		return false
 	}
 	src, ok := c.res.CancelSource(l, call.Pos())
-	if !ok || src.Chan {
+	if !ok || src.Chan || src.Var != nil && c.errSetOnly(call, src.Var) {
 		return false
 	}
 	pkgName := ""

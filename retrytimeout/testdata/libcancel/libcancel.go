@@ -5,6 +5,8 @@ package libcancel
 
 import (
 	"context"
+	"errors"
+	"math/rand/v2"
 	"net/http"
 	"time"
 
@@ -98,4 +100,36 @@ func Brief(ctx context.Context, c *http.Client, url string) error {
 	return retry.Do(func() error {
 		return get(ctx, c, url)
 	}, retry.Attempts(4), retry.Delay(10*time.Millisecond), retry.DelayType(retry.BackOffDelay))
+}
+
+// Abort rolls back after the caller cancelled: the retry runs only once
+// ctx is done, so binding its waits to ctx would end the rollback at
+// once. The rollback's context is expiredctx's question. Quiet here.
+func Abort(ctx context.Context, c *http.Client, url string) error {
+	err := get(ctx, c, url)
+	if err != nil && ctx.Err() != nil {
+		return err
+	}
+	if errors.Is(ctx.Err(), context.Canceled) {
+		return backoff.Retry(func() error {
+			return get(ctx, c, url+"/rollback")
+		}, backoff.WithMaxRetries(backoff.NewExponentialBackOff(), 10))
+	}
+	return err
+}
+
+// AbortLoop is the same with a hand-rolled loop. Quiet.
+func AbortLoop(ctx context.Context, c *http.Client, url string) error {
+	if ctx.Err() == nil {
+		return nil
+	} else {
+		var err error
+		for i := 0; i < 5; i++ {
+			if err = get(ctx, c, url+"/rollback"); err == nil {
+				return nil
+			}
+			time.Sleep(time.Duration(rand.Int64N(int64(2 * time.Second))))
+		}
+		return err
+	}
 }
