@@ -231,16 +231,7 @@ func (c *checker) ownStatement(n ast.Node) *ast.ExprStmt {
 // `if ctx.Done() == nil`, the else-branch of `if ctx.Done() != nil`, or
 // after an `if ctx.Done() != nil { ...; continue }` that always leaves.
 func (c *checker) doneNilOnly(n ast.Node, ctx *types.Var) bool {
-	var file *ast.File
-	for _, f := range c.pass.Files {
-		if f.Pos() <= n.Pos() && n.End() <= f.End() {
-			file = f
-		}
-	}
-	if file == nil {
-		return false
-	}
-	path, _ := astutil.PathEnclosingInterval(file, n.Pos(), n.End())
+	path := c.enclosingPath(n)
 	for i := 1; i < len(path); i++ {
 		child := path[i-1]
 		switch p := path[i].(type) {
@@ -407,6 +398,18 @@ func timeQualifier(call *ast.CallExpr) string {
 	return ""
 }
 
+// enclosingPath returns the nodes enclosing n, innermost first (nil when n
+// is in no file of the package).
+func (c *checker) enclosingPath(n ast.Node) []ast.Node {
+	for _, f := range c.pass.Files {
+		if f.Pos() <= n.Pos() && n.End() <= f.End() {
+			path, _ := astutil.PathEnclosingInterval(f, n.Pos(), n.End())
+			return path
+		}
+	}
+	return nil
+}
+
 // errSetOnly reports whether n runs only where ctx is already done: in the
 // body of `if ctx.Err() != nil` (== context.Canceled, errors.Is(ctx.Err(),
 // context.DeadlineExceeded)) or the else of `if ctx.Err() == nil`, in the
@@ -415,16 +418,7 @@ func timeQualifier(call *ast.CallExpr) string {
 // or rollback on it, expiredctx's), and binding the wait to it would end
 // that cleanup at once.
 func (c *checker) errSetOnly(n ast.Node, ctx *types.Var) bool {
-	var file *ast.File
-	for _, f := range c.pass.Files {
-		if f.Pos() <= n.Pos() && n.End() <= f.End() {
-			file = f
-		}
-	}
-	if file == nil {
-		return false
-	}
-	path, _ := astutil.PathEnclosingInterval(file, n.Pos(), n.End())
+	path := c.enclosingPath(n)
 	for i := 1; i < len(path); i++ {
 		child := path[i-1]
 		switch p := path[i].(type) {

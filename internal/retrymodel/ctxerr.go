@@ -181,16 +181,7 @@ func evalStmts(e condEval, list []ast.Stmt) (Tri, token.Pos, bool) {
 			if st.Init != nil && !e.bind(st.Init, true) {
 				return Unknown, token.NoPos, true
 			}
-			var elseList []ast.Stmt
-			switch el := st.Else.(type) {
-			case *ast.BlockStmt:
-				elseList = el.List
-			case *ast.IfStmt:
-				elseList = []ast.Stmt{el}
-			}
-			rest := list[i+1:]
-			then := append(append([]ast.Stmt(nil), st.Body.List...), rest...)
-			other := append(append([]ast.Stmt(nil), elseList...), rest...)
+			then, other := ifPaths(st, list[i+1:])
 			switch e.cond(st.Cond) {
 			case Yes:
 				t, pos, done := evalStmts(e, then)
@@ -235,6 +226,21 @@ func (e *ctxErrEval) bind(st ast.Stmt, _ bool) bool {
 		return true
 	}
 	return false
+}
+
+// ifPaths returns the statements run after the if's condition holds and
+// after it fails: each branch followed by rest.
+func ifPaths(st *ast.IfStmt, rest []ast.Stmt) (then, other []ast.Stmt) {
+	var elseList []ast.Stmt
+	switch el := st.Else.(type) {
+	case *ast.BlockStmt:
+		elseList = el.List
+	case *ast.IfStmt:
+		elseList = []ast.Stmt{el}
+	}
+	then = append(append([]ast.Stmt(nil), st.Body.List...), rest...)
+	other = append(append([]ast.Stmt(nil), elseList...), rest...)
+	return then, other
 }
 
 func lastStmt(b *ast.BlockStmt) ast.Stmt {

@@ -257,16 +257,7 @@ func (w *loopWalk) walk(list []ast.Stmt) inlineLoop {
 			if st.Init != nil && !w.e.bind(st.Init, true) {
 				return loopUnknown
 			}
-			var elseList []ast.Stmt
-			switch el := st.Else.(type) {
-			case *ast.BlockStmt:
-				elseList = el.List
-			case *ast.IfStmt:
-				elseList = []ast.Stmt{el}
-			}
-			rest := list[i+1:]
-			then := append(append([]ast.Stmt(nil), st.Body.List...), rest...)
-			other := append(append([]ast.Stmt(nil), elseList...), rest...)
+			then, other := ifPaths(st, list[i+1:])
 			t := w.e.cond(st.Cond)
 			if t != Unknown && w.readsClass(st.Cond) {
 				w.classified = true
