@@ -60,7 +60,7 @@ func (c *checker) consumedBodies(l *retrymodel.Layer) {
 		if src.Built.Call != nil {
 			bodyVar = varOf(c.pass.TypesInfo, src.Built.Body)
 		}
-		if c.handedOn(l.Body, op, "Body", req, bodyVar) || c.rewinds(l.Body) {
+		if c.handedOn(l.Body, op, recursion(l), "Body", req, bodyVar) || c.rewinds(l.Body) {
 			continue
 		}
 		times := "every retry"
@@ -94,6 +94,15 @@ func (c *checker) consumedBodies(l *retrymodel.Layer) {
 		})
 		return // one finding per layer
 	}
+}
+
+// recursion is the function of a retry by recursion, whose call of
+// itself is the next attempt; nil for other layers.
+func recursion(l *retrymodel.Layer) *types.Func {
+	if _, ok := l.Node.(*ast.FuncDecl); ok && l.Kind == retrymodel.Loop {
+		return l.Func
+	}
+	return nil
 }
 
 // drainedEachAttempt reports a retry that reads a request's body in every

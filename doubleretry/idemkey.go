@@ -134,7 +134,7 @@ func (c *checker) idemKeys(l *retrymodel.Layer, ix *idemIndex) {
 		br, ok := c.res.RequestBuilt(req)
 		// A request handed to another function, or whose Header is
 		// replaced, carries headers not known here.
-		if !ok || br.Method != "POST" && br.Method != "PATCH" || c.handedOn(fnBody, op, "Header", req) || !c.res.FailureGoesRound(l, op) {
+		if !ok || br.Method != "POST" && br.Method != "PATCH" || c.handedOn(fnBody, op, recursion(l), "Header", req) || !c.res.FailureGoesRound(l, op) {
 			continue
 		}
 		var takes, name string
@@ -198,9 +198,10 @@ func setsField(info *types.Info, as *ast.AssignStmt, v *types.Var, field string)
 }
 
 // handedOn reports whether region hands one of vars to a call other than
-// send (a signer, a header helper: what it does is not read), or assigns
-// the field of the first (req.Header = h).
-func (c *checker) handedOn(region ast.Node, send *ast.CallExpr, field string, vars ...*types.Var) bool {
+// send (a signer, a header helper: what it does is not read) or self (a
+// retry by recursion calling itself for the next attempt), or assigns the
+// field of the first (req.Header = h).
+func (c *checker) handedOn(region ast.Node, send *ast.CallExpr, self *types.Func, field string, vars ...*types.Var) bool {
 	info := c.pass.TypesInfo
 	found := false
 	ast.Inspect(region, func(n ast.Node) bool {
@@ -212,6 +213,9 @@ func (c *checker) handedOn(region ast.Node, send *ast.CallExpr, field string, va
 		case *ast.CallExpr:
 			if n == send {
 				return true
+			}
+			if self != nil && typeutil.StaticCallee(info, n) == self {
+				return true // a retry by recursion's next attempt, not a hand-off
 			}
 			for _, a := range n.Args {
 				if v := varOf(info, a); v != nil && slices.Contains(vars, v) {

@@ -50,7 +50,10 @@ type Result struct {
 	funcs map[*types.Func]*FuncFact
 	lits  map[*ast.FuncLit]*FuncFact
 	decls map[*types.Func]*ast.FuncDecl
-	impls map[*types.Func]*types.Func // interface method -> the package's one implementation
+	// reqHelperDepth bounds builtByHelper's descent through helpers
+	// that build a request by calling another (reqhelper.go).
+	reqHelperDepth int
+	impls          map[*types.Func]*types.Func // interface method -> the package's one implementation
 	// concrete: the package's declared non-interface types (reach.go).
 	concrete []types.Type
 	// ctxRetry: what each function retries on a context parameter (ctxretry.go).

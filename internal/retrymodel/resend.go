@@ -168,7 +168,7 @@ func (r *Result) RequestBuilt(v *types.Var) (BuiltRequest, bool) {
 func (r *Result) builtFrom(call *ast.CallExpr) (BuiltRequest, bool) {
 	method, url, body, ok := newRequestArgs(r.pass.TypesInfo, call)
 	if !ok {
-		return BuiltRequest{}, false
+		return r.builtByHelper(call) // reqhelper.go
 	}
 	if r.noBody(body) {
 		body = nil
@@ -267,6 +267,9 @@ func (r *Result) noBody(e ast.Expr) bool {
 	case *types.Interface, *types.Pointer:
 	default:
 		return false
+	}
+	if v.Kind() == types.ParamVar {
+		return false // its callers' argument: a helper's body parameter (reqhelper.go)
 	}
 	vals, ok := r.Writes(v)
 	if !ok {
