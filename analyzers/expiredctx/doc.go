@@ -250,6 +250,17 @@
 // timeout moves into the loop, and whether the old one stays as an overall
 // budget is the author's choice.
 //
+// The same mistake written out once is reported too: a backup call, the
+// same function or method as the call it stands in for, made in the
+// `if err != nil` branch of that call, assigning the same error variable,
+// and given the context of a deadline the function set before the first
+// call (resp, err := c.fetch(ctx, primary); if err != nil { resp, err =
+// c.fetch(ctx, backup) }). Reported at the WithTimeout. Quiet when the
+// branch sets a deadline of its own or tests the context before the
+// backup, when the second call is another operation (a cache miss read
+// through to the store), when the deadline is the caller's, and when the
+// first call does nothing with its context.
+//
 // The suggested fix inserts, before the statement,
 //
 //	cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)

@@ -87,7 +87,7 @@ func (c *checker) escapedClosures(reported map[*ast.CallExpr]bool) {
 		for _, esc := range c.escapes(sc, 0) {
 			for _, lit := range c.heldLits(sc, esc.parts, 0) {
 				for _, s := range sites {
-					if lit.Pos() < s.stmt.End() || c.carries(sc, esc.parts, s.ctx) || c.carries(sc, esc.carried, s.ctx) || c.testsCtx(lit, s.ctx) {
+					if lit.Pos() < s.stmt.End() || c.carries(sc, esc.parts, s.ctx) || c.carries(sc, esc.carried, s.ctx) || c.testsCtx(lit.Body, s.ctx) {
 						continue
 					}
 					writes := c.closureWrites(lit, s)
@@ -168,11 +168,12 @@ func (c *checker) scopeOf(fn ast.Node, body *ast.BlockStmt) *fnScope {
 	return sc
 }
 
-// testsCtx reports a closure that looks at the context itself (ctx.Err(),
-// ctx.Done()): it is written to stop when ctx is done.
-func (c *checker) testsCtx(lit *ast.FuncLit, v *types.Var) bool {
+// testsCtx reports code (a closure's body, a statement) that looks at the
+// context v itself (ctx.Err(), ctx.Done()): it is written to stop when ctx
+// is done.
+func (c *checker) testsCtx(root ast.Node, v *types.Var) bool {
 	found := false
-	ast.Inspect(lit.Body, func(n ast.Node) bool {
+	ast.Inspect(root, func(n ast.Node) bool {
 		e, ok := n.(ast.Expr)
 		if !ok {
 			return true

@@ -85,6 +85,7 @@ func run(pass *analysis.Pass) (any, error) {
 	reported := make(map[*ast.CallExpr]bool)
 	c.escapedClosures(reported) // escape.go: closures that run after their context's cancel
 	c.sharedDeadlines()         // fallback.go: a fallback loop on one deadline
+	c.sequentialBackups()       // backup.go: a backup call on the first call's deadline
 	if len(exps) == 0 {
 		c.cancelledUses(reported)
 		return nil, nil
