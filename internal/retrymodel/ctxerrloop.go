@@ -246,7 +246,7 @@ func (w *loopWalk) walk(list []ast.Stmt) inlineLoop {
 		case *ast.IncDecStmt, *ast.EmptyStmt:
 		case *ast.ExprStmt:
 			if call, ok := astutil.Unparen(st.X).(*ast.CallExpr); ok {
-				if id, ok := astutil.Unparen(call.Fun).(*ast.Ident); ok && id.Name == "panic" {
+				if id, ok := astutil.Unparen(call.Fun).(*ast.Ident); ok && w.e.p.info.Uses[id] == types.Universe.Lookup("panic") {
 					return loopLeaves
 				}
 			}
@@ -261,7 +261,7 @@ func (w *loopWalk) walk(list []ast.Stmt) inlineLoop {
 			t := w.e.cond(st.Cond)
 			if t != Unknown && w.readsClass(st.Cond) {
 				w.classified = true
-				if shown := testShown(st); !slices.Contains(w.tests, shown) {
+				if shown := testShown(w.e.p.info, st); !slices.Contains(w.tests, shown) {
 					w.tests = append(w.tests, shown)
 				}
 			}
@@ -289,11 +289,11 @@ func (w *loopWalk) walk(list []ast.Stmt) inlineLoop {
 
 // testShown is what a message shows of an if's test: the assertion its
 // init makes when the condition is only that assertion's ok.
-func testShown(st *ast.IfStmt) ast.Expr {
+func testShown(info *types.Info, st *ast.IfStmt) ast.Expr {
 	if as, ok := st.Init.(*ast.AssignStmt); ok && len(as.Rhs) == 1 && len(as.Lhs) == 2 {
 		if ta, ok := astutil.Unparen(as.Rhs[0]).(*ast.TypeAssertExpr); ok {
 			if id, ok := astutil.Unparen(st.Cond).(*ast.Ident); ok {
-				if okID, _ := as.Lhs[1].(*ast.Ident); okID != nil && okID.Name == id.Name {
+				if okID, _ := as.Lhs[1].(*ast.Ident); okID != nil && info.ObjectOf(okID) != nil && info.ObjectOf(okID) == info.Uses[id] {
 					return ta
 				}
 			}
