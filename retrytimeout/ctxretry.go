@@ -29,8 +29,10 @@ func (c *checker) ctxErrRetried(l *retrymodel.Layer) {
 	}
 	name := src.Name
 	attempts := ""
-	if n, ok := l.Attempts(); ok {
-		attempts = fmt.Sprintf(" up to %d times", n)
+	if n, ok := l.Attempts(); ok && n > 1 {
+		// The context's error comes back from an attempt: at most the
+		// others follow it.
+		attempts = fmt.Sprintf(" up to %d more times", n-1)
 	}
 	if a.Func == nil {
 		// Inline: the loop leaves on the classes it tests and goes round

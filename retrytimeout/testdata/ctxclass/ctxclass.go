@@ -87,7 +87,7 @@ func fetchCtx(ctx context.Context, c *http.Client, url string) error {
 
 // retryAll retries every error, a context's too.
 func retryAll(err error) bool {
-	return err != nil // want `retries a cancelled/expired context's error: ctxclass.retryAll answers retry for context.Canceled, so when ctx is done the retry loop sends the request again up to 4 times instead of returning`
+	return err != nil // want `retries a cancelled/expired context's error: ctxclass.retryAll answers retry for context.Canceled, so when ctx is done the retry loop sends the request again up to 3 more times instead of returning`
 }
 
 // The classifier retries a context's error, and the wait ignores the

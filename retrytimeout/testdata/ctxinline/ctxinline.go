@@ -66,7 +66,7 @@ func Fetch(ctx context.Context, c *http.Client, url string) error {
 	for i := 0; i < 4; i++ {
 		if err := call(ctx, c, url); err != nil {
 			var se *statusError
-			if errors.As(err, &se) || errors.Is(err, errNotFound) { // want `retries a cancelled/expired context's error: when call fails with context.Canceled .* calls call again up to 4 times instead of returning`
+			if errors.As(err, &se) || errors.Is(err, errNotFound) { // want `retries a cancelled/expired context's error: when call fails with context.Canceled .* calls call again up to 3 more times instead of returning`
 				return err
 			}
 			last = err
