@@ -47,7 +47,7 @@ func (c *checker) attemptOnly(l *retrymodel.Layer) string {
 	}
 	// A retry that runs only once its context is done (a rollback under
 	// if ctx.Err() != nil) has no caller's deadline left to overrun.
-	if v := c.res.ContextInScope(l, l.Pos); v != nil && c.errSetOnly(l.Node, v) {
+	if c.errSetOnly(l.Node) {
 		return ""
 	}
 	// Without a wait between attempts the retry spends only the attempts'

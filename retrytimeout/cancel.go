@@ -71,7 +71,7 @@ func (c *checker) uncancellableWait(l *retrymodel.Layer, attemptOnly string) boo
 		// (retrymodel/cancel.go): a context in scope, a request, a field
 		// or accessor of the receiver or a parameter.
 		src, ok := c.res.CancelSource(l, n.Pos())
-		if !ok || src.Var != nil && (c.doneNilOnly(n, src.Var) || c.errSetOnly(n, src.Var)) {
+		if !ok || src.Var != nil && (c.doneNilOnly(n, src.Var) || c.errSetOnly(n)) {
 			continue
 		}
 		w.src = src
@@ -209,18 +209,13 @@ func (c *checker) isTimerRecv(comm ast.Stmt) bool {
 
 // ownStatement returns the expression statement that consists of n alone.
 func (c *checker) ownStatement(n ast.Node) *ast.ExprStmt {
-	for _, f := range c.pass.Files {
-		if f.Pos() > n.Pos() || n.End() > f.End() {
-			continue
-		}
-		path, _ := astutil.PathEnclosingInterval(f, n.Pos(), n.End())
-		for i, p := range path {
-			if p == n && i+1 < len(path) {
-				if st, ok := path[i+1].(*ast.ExprStmt); ok && st.X == n {
-					return st
-				}
-				return nil
+	path := c.enclosingPath(n)
+	for i, p := range path {
+		if p == n && i+1 < len(path) {
+			if st, ok := path[i+1].(*ast.ExprStmt); ok && st.X == n {
+				return st
 			}
+			return nil
 		}
 	}
 	return nil
@@ -410,14 +405,15 @@ func (c *checker) enclosingPath(n ast.Node) []ast.Node {
 	return nil
 }
 
-// errSetOnly reports whether n runs only where ctx is already done: in the
-// body of `if ctx.Err() != nil` (== context.Canceled, errors.Is(ctx.Err(),
-// context.DeadlineExceeded)) or the else of `if ctx.Err() == nil`, in the
-// same function. A wait there cannot be cut short by a cancel that has
-// happened: the question is the done context the code runs on (a cleanup
-// or rollback on it, expiredctx's), and binding the wait to it would end
-// that cleanup at once.
-func (c *checker) errSetOnly(n ast.Node, ctx *types.Var) bool {
+// errSetOnly reports whether n runs only where a context is already done:
+// in the body of an if whose condition the model finds false while every
+// context is live (ctx.Err() != nil, == context.Canceled, errors.Is(ctx.Err(),
+// context.DeadlineExceeded)), or the else of one it finds true (ctx.Err()
+// == nil), in the same function. A wait there cannot be cut short by a
+// cancel that has happened: the question is the done context the code
+// runs on (a cleanup or rollback on it, expiredctx's), and binding the wait
+// to it would end that cleanup at once.
+func (c *checker) errSetOnly(n ast.Node) bool {
 	path := c.enclosingPath(n)
 	for i := 1; i < len(path); i++ {
 		child := path[i-1]
@@ -425,65 +421,11 @@ func (c *checker) errSetOnly(n ast.Node, ctx *types.Var) bool {
 		case *ast.FuncLit, *ast.FuncDecl:
 			return false
 		case *ast.IfStmt:
-			if set, ok := c.ctxErrSetTest(p.Cond, ctx); ok && (child == p.Body && set || child == p.Else && !set) {
+			live := c.res.WhileLive(p.Cond)
+			if child == p.Body && live == retrymodel.No || child == p.Else && live == retrymodel.Yes {
 				return true
 			}
 		}
 	}
 	return false
-}
-
-// ctxErrSetTest reads cond as a test of ctx.Err(): set is true when the
-// condition holds only if the error is set (ctx.Err() != nil, ==
-// context.Canceled, errors.Is(ctx.Err(), context.DeadlineExceeded)), false
-// for ctx.Err() == nil.
-func (c *checker) ctxErrSetTest(cond ast.Expr, ctx *types.Var) (set, ok bool) {
-	info := c.pass.TypesInfo
-	isErrCall := func(e ast.Expr) bool {
-		call, ok := astutil.Unparen(e).(*ast.CallExpr)
-		if !ok || len(call.Args) != 0 {
-			return false
-		}
-		sel, ok := astutil.Unparen(call.Fun).(*ast.SelectorExpr)
-		if !ok || sel.Sel.Name != "Err" {
-			return false
-		}
-		id, ok := astutil.Unparen(sel.X).(*ast.Ident)
-		return ok && info.Uses[id] == ctx
-	}
-	isCtxSentinel := func(e ast.Expr) bool {
-		sel, ok := astutil.Unparen(e).(*ast.SelectorExpr)
-		if !ok {
-			return false
-		}
-		v, ok := info.Uses[sel.Sel].(*types.Var)
-		return ok && v.Pkg() != nil && v.Pkg().Path() == "context" && (v.Name() == "Canceled" || v.Name() == "DeadlineExceeded")
-	}
-	switch x := astutil.Unparen(cond).(type) {
-	case *ast.BinaryExpr:
-		for _, pair := range [][2]ast.Expr{{x.X, x.Y}, {x.Y, x.X}} {
-			if !isErrCall(pair[0]) {
-				continue
-			}
-			switch {
-			case isNilExpr(info, pair[1]) && x.Op == token.NEQ:
-				return true, true
-			case isNilExpr(info, pair[1]) && x.Op == token.EQL:
-				return false, true
-			case isCtxSentinel(pair[1]) && x.Op == token.EQL:
-				return true, true
-			}
-		}
-	case *ast.CallExpr:
-		fn := typeutil.StaticCallee(info, x)
-		if fn != nil && fn.Pkg() != nil && fn.Pkg().Path() == "errors" && fn.Name() == "Is" && len(x.Args) == 2 && isErrCall(x.Args[0]) && isCtxSentinel(x.Args[1]) {
-			return true, true
-		}
-	}
-	return false, false
-}
-
-func isNilExpr(info *types.Info, e ast.Expr) bool {
-	tv, ok := info.Types[astutil.Unparen(e)]
-	return ok && tv.IsNil()
 }

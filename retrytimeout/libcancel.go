@@ -5,11 +5,9 @@ import (
 	"go/ast"
 	"go/types"
 	"slices"
-	"strings"
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/ast/astutil"
-	"golang.org/x/tools/go/types/typeutil"
 
 	"github.com/retryvet/retryvet/internal/retrymodel"
 )
@@ -28,19 +26,12 @@ import (
 // that gives up on that error still runs once more after the wait.
 func (c *checker) unboundLibrary(l *retrymodel.Layer, attemptOnly string) bool {
 	call, ok := l.Node.(*ast.CallExpr)
-	if l.Kind != retrymodel.Library || !ok || l.Context != nil || l.Policy.WaitCancellable != retrymodel.No {
-		return false
-	}
-	fn := typeutil.StaticCallee(c.pass.TypesInfo, call)
-	if fn == nil || fn.Pkg() == nil {
-		return false
-	}
-	lib := libraryOf(fn.Pkg().Path())
-	if lib == "" || lib == "k8s-wait" && fn.Name() != "ExponentialBackoff" {
+	bind := l.Policy.BindWith // the model's: how this library binds its waits
+	if l.Kind != retrymodel.Library || !ok || l.Context != nil || l.Policy.WaitCancellable != retrymodel.No || bind == "" {
 		return false
 	}
 	src, ok := c.res.CancelSource(l, call.Pos())
-	if !ok || src.Chan || src.Var != nil && c.errSetOnly(call, src.Var) {
+	if !ok || src.Chan || c.errSetOnly(call) {
 		return false
 	}
 	pkgName := ""
@@ -53,11 +44,11 @@ func (c *checker) unboundLibrary(l *retrymodel.Layer, attemptOnly string) bool {
 	}
 	var why, advice string
 	var fix *analysis.SuggestedFix
-	switch lib {
-	case "backoff":
+	switch bind {
+	case "backoff.WithContext":
 		why = "its backoff is not bound to a context"
 		advice = fmt.Sprintf("bind the backoff to %s: %s.WithContext(b, %s)", src.Name, orName(pkgName, "backoff"), src.Name)
-		if i := len(call.Args) - 1; pkgName != "" && i >= 1 && fn.Name() != "RetryNotifyWithTimer" {
+		if pkgName != "" && len(call.Args) >= 2 {
 			bo := call.Args[1]
 			fix = &analysis.SuggestedFix{
 				Message: fmt.Sprintf("Bind the backoff to %s", src.Name),
@@ -67,7 +58,7 @@ func (c *checker) unboundLibrary(l *retrymodel.Layer, attemptOnly string) bool {
 				},
 			}
 		}
-	case "retry-go":
+	case "retry.Context":
 		why = "no retry.Context option"
 		advice = fmt.Sprintf("pass %s.Context(%s)", orName(pkgName, "retry"), src.Name)
 		if pkgName != "" && !call.Ellipsis.IsValid() {
@@ -76,7 +67,7 @@ func (c *checker) unboundLibrary(l *retrymodel.Layer, attemptOnly string) bool {
 				TextEdits: []analysis.TextEdit{{Pos: call.Rparen, End: call.Rparen, NewText: []byte(fmt.Sprintf(", %s.Context(%s)", pkgName, src.Name))}},
 			}
 		}
-	case "k8s-wait":
+	case "wait.ExponentialBackoffWithContext":
 		why = "it sleeps with time.Sleep"
 		advice = fmt.Sprintf("use %s.ExponentialBackoffWithContext(%s, ...)", orName(pkgName, "wait"), src.Name)
 	}
@@ -100,20 +91,6 @@ func (c *checker) unboundLibrary(l *retrymodel.Layer, attemptOnly string) bool {
 	}
 	c.report(call.Pos(), "uncancellable-wait", msg, fixes)
 	return true
-}
-
-// libraryOf names the retry libraries whose unbound waits this file
-// reports, by import path.
-func libraryOf(path string) string {
-	switch {
-	case slices.Contains([]string{"github.com/cenkalti/backoff", "github.com/cenkalti/backoff/v2", "github.com/cenkalti/backoff/v3", "github.com/cenkalti/backoff/v4"}, path):
-		return "backoff"
-	case path == "github.com/avast/retry-go" || strings.HasPrefix(path, "github.com/avast/retry-go/v"):
-		return "retry-go"
-	case path == "k8s.io/apimachinery/pkg/util/wait":
-		return "k8s-wait"
-	}
-	return ""
 }
 
 func orName(name, def string) string {

@@ -144,22 +144,27 @@ func (p *pkgCtx) namesDeadline(cond ast.Expr, actx *types.Var) bool {
 	})
 }
 
-// ctxAtom evaluates x == nil for a context's Err() and a context itself:
+// ctxAtom evaluates x == y for a context's Err() and a context itself:
 // a bound done context's Err is set; with liveCtxs every other context's
-// Err is nil, and a context variable holds a context.
+// Err is nil (so neither context.Canceled nor DeadlineExceeded), and a
+// context variable holds a context.
 func (e *ctxErrEval) ctxAtom(x, y ast.Expr) Tri {
+	if _, isSentinel := e.ctxSentinel(y); isSentinel {
+		if e.liveErr(x) {
+			return No // ctx.Err() == context.Canceled on a live context
+		}
+		return Unknown
+	}
 	if !isNil(e.p.info, y) {
 		return Unknown
 	}
 	x = astutil.Unparen(x)
-	if call, ok := x.(*ast.CallExpr); ok && len(call.Args) == 0 {
-		if sel, ok := astutil.Unparen(call.Fun).(*ast.SelectorExpr); ok && sel.Sel.Name == "Err" && IsContext(e.p.info.TypeOf(sel.X)) {
-			if _, b, ok := e.varOf(sel.X); ok && b.done {
-				return No
-			}
-			if e.liveCtxs {
-				return Yes
-			}
+	if sel := ctxErrCall(e.p.info, x); sel != nil {
+		if _, b, ok := e.varOf(sel.X); ok && b.done {
+			return No
+		}
+		if e.liveCtxs {
+			return Yes
 		}
 		return Unknown
 	}
@@ -169,4 +174,40 @@ func (e *ctxErrEval) ctxAtom(x, y ast.Expr) Tri {
 		}
 	}
 	return Unknown
+}
+
+// liveErr reports x as the Err() of a context the state takes for live
+// (liveCtxs, and not bound done): its value is nil.
+func (e *ctxErrEval) liveErr(x ast.Expr) bool {
+	sel := ctxErrCall(e.p.info, x)
+	if sel == nil || !e.liveCtxs {
+		return false
+	}
+	_, b, ok := e.varOf(sel.X)
+	return !ok || !b.done
+}
+
+// ctxErrCall returns the selector of x when x is ctx.Err() on a context.
+func ctxErrCall(info *types.Info, x ast.Expr) *ast.SelectorExpr {
+	call, ok := astutil.Unparen(x).(*ast.CallExpr)
+	if !ok || len(call.Args) != 0 {
+		return nil
+	}
+	sel, ok := astutil.Unparen(call.Fun).(*ast.SelectorExpr)
+	if !ok || sel.Sel.Name != "Err" || !IsContext(info.TypeOf(sel.X)) {
+		return nil
+	}
+	return sel
+}
+
+// WhileLive evaluates cond as it stands while every context is live: each
+// ctx.Err() is nil, so ctx.Err() != nil, ctx.Err() == context.Canceled and
+// errors.Is(ctx.Err(), context.DeadlineExceeded) are false. No says the
+// condition holds only once a context is done (code under it runs on a
+// done context); Yes that it fails then; Unknown when the rest of the
+// condition decides.
+func (r *Result) WhileLive(cond ast.Expr) Tri {
+	p := &pkgCtx{pass: r.pass, info: r.pass.TypesInfo, res: r}
+	e := &ctxErrEval{p: p, bound: make(map[*types.Var]ctxVal), liveCtxs: true}
+	return e.cond(cond)
 }

@@ -419,6 +419,11 @@ func (e *ctxErrEval) cond(x ast.Expr) Tri {
 		}
 	case *ast.CallExpr:
 		fn := typeutil.StaticCallee(e.p.info, c)
+		if isFunc(fn, "errors", "Is") && len(c.Args) == 2 && e.liveErr(c.Args[0]) {
+			if _, ok := e.ctxSentinel(c.Args[1]); ok {
+				return No // errors.Is(ctx.Err(), context.Canceled) on a live context
+			}
+		}
 		if isFunc(fn, "errors", "Is") && len(c.Args) == 2 && e.isErr(c.Args[0]) {
 			if e.isSentinel(c.Args[1]) {
 				return Yes

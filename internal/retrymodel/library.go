@@ -100,6 +100,7 @@ func (p *callCtx) backoffV4Layer(call *ast.CallExpr, fn *types.Func) *Layer {
 		pol.WaitCancellable = Yes
 	} else if b.known {
 		pol.DeadlineAware, pol.WaitCancellable = No, No
+		pol.BindWith = "backoff.WithContext"
 		pol.Notes = append(pol.Notes, "backoff not bound to a context (backoff.WithContext): waits ignore cancellation")
 	}
 	p.fillWaits(l)
@@ -443,6 +444,9 @@ func (p *callCtx) retryGoLayer(call *ast.CallExpr, fn *types.Func) *Layer {
 	}
 	if c := p.findCallDeep(l.Body, l.OpFuncs, pkgRetryGo, "Unrecoverable"); c != nil && pol.Classifier == nil {
 		pol.Classifier = c
+	}
+	if pol.WaitCancellable == No {
+		pol.BindWith = "retry.Context" // every option seen, none a Context
 	}
 	pol.RetryAfter = No
 	if !typesKnown {
@@ -803,6 +807,7 @@ func (p *callCtx) k8sWaitLayer(call *ast.CallExpr, fn *types.Func) *Layer {
 		p.setOperation(l, call.Args[1])
 		p.k8sPolicy(l, p.resolveK8sBackoff(call.Args[0]))
 		l.Policy.DeadlineAware, l.Policy.WaitCancellable = No, No
+		l.Policy.BindWith = "wait.ExponentialBackoffWithContext"
 	case fn.Name() == "ExponentialBackoffWithContext" && len(call.Args) == 3:
 		l = &Layer{Kind: Library, Name: "wait.ExponentialBackoffWithContext", Context: call.Args[0]}
 		p.setOperation(l, call.Args[2])

@@ -170,6 +170,10 @@ type Policy struct {
 	// WaitCancellable is No when the wait is a time.Sleep (or equivalent)
 	// that ignores ctx.
 	WaitCancellable Tri
+	// BindWith names the library's own way to bind its waits to a context
+	// when they are not ("backoff.WithContext", "retry.Context",
+	// "wait.ExponentialBackoffWithContext"); "" otherwise.
+	BindWith string
 
 	// Guard is the retry's own deadline guard, when it has one:
 	// `if remaining < wait + reserve { give up }`.
