@@ -92,16 +92,7 @@ func (c *checker) uncancellableWait(l *retrymodel.Layer, attemptOnly string) boo
 		done = "closed"
 	}
 	msg := fmt.Sprintf("wait ignores cancellation: %s in %s keeps waiting after %s is %s", first.what, describe(l), first.src.Name, done)
-	if ws, ok := knownWaits(l); ok && len(ws) > 0 {
-		// A cancel during a wait is seen when the wait ends: the longest
-		// wait is how late that can be.
-		msg += fmt.Sprintf(" (waits %s: a cancel is seen only when the wait ends, up to %s later)", waitList(ws), fmtDur(slices.Max(ws)))
-	} else if len(l.Policy.Waits) > 0 {
-		text, _ := shownWaits(l)
-		msg += fmt.Sprintf(" (waits %s)", text)
-	} else if ws := l.Policy.DefaultWaits; len(ws) > 0 {
-		msg += fmt.Sprintf(" (by default waits %s: a cancel is seen only when the wait ends, up to %s later)", waitList(ws), fmtDur(slices.Max(ws)))
-	}
+	msg += cancelLag(l)
 	if attemptOnly != "" {
 		msg += "; the retry is also attempt-only: " + attemptOnly
 		msg += fmt.Sprintf("; wait in a select on %s and a timer, which bounds both", first.src.Done)
@@ -117,6 +108,30 @@ func (c *checker) uncancellableWait(l *retrymodel.Layer, attemptOnly string) boo
 	}
 	c.report(first.node.Pos(), "uncancellable-wait", msg, fixes)
 	return true
+}
+
+// cancelLag is the clause that says how late a cancel is seen: when the
+// wait ends, so the longest wait is how late. With jitter the waits known
+// are the schedule before it, and the longest is a lower bound on the
+// worst case.
+func cancelLag(l *retrymodel.Layer) string {
+	lag := func(prefix string, ws []time.Duration) string {
+		if l.Policy.Jitter == retrymodel.Yes {
+			return fmt.Sprintf(" (%s%s before jitter: a cancel is seen only when the wait ends, %s or more later at worst)", prefix, waitList(ws), fmtDur(slices.Max(ws)))
+		}
+		return fmt.Sprintf(" (%s%s: a cancel is seen only when the wait ends, up to %s later)", prefix, waitList(ws), fmtDur(slices.Max(ws)))
+	}
+	if ws, ok := knownWaits(l); ok && len(ws) > 0 {
+		return lag("waits ", ws)
+	}
+	if len(l.Policy.Waits) > 0 {
+		text, _ := shownWaits(l)
+		return fmt.Sprintf(" (waits %s)", text)
+	}
+	if ws := l.Policy.DefaultWaits; len(ws) > 0 {
+		return lag("by default waits ", ws)
+	}
+	return ""
 }
 
 // A waitSite is a wait that ignores cancellation.

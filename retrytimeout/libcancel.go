@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"go/ast"
 	"go/types"
-	"slices"
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/ast/astutil"
@@ -72,12 +71,7 @@ func (c *checker) unboundLibrary(l *retrymodel.Layer, attemptOnly string) bool {
 		advice = fmt.Sprintf("use %s.ExponentialBackoffWithContext(%s, ...)", orName(pkgName, "wait"), src.Name)
 	}
 	msg := fmt.Sprintf("wait ignores cancellation: %s waits between attempts on a timer of its own (%s), so after %s is done it waits on and then runs the operation again", l.Name, why, src.Name)
-	if ws, ok := knownWaits(l); ok && len(ws) > 0 {
-		msg += fmt.Sprintf(" (waits %s: a cancel is seen only when the wait ends, up to %s later)", waitList(ws), fmtDur(slices.Max(ws)))
-	} else if len(l.Policy.Waits) > 0 {
-		text, _ := shownWaits(l)
-		msg += fmt.Sprintf(" (waits %s)", text)
-	}
+	msg += cancelLag(l)
 	if me := l.Policy.MaxElapsed; me.Known && me.D > 0 {
 		msg += fmt.Sprintf(", for as long as its elapsed limit of %s if the operation's error is retried", fmtDur(me.D))
 	}
