@@ -121,7 +121,7 @@ func nested(outer string, chains []retrymodel.Chain) []retrymodel.Chain {
 	var out []retrymodel.Chain
 	for _, c := range chains {
 		var ls []retrymodel.LayerInfo
-		for _, li := range c.Layers {
+		for _, li := range c.Nesting() {
 			if li.Posn == outer {
 				break // the layer reached again through recursion: a cycle, not a nesting
 			}

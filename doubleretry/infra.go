@@ -104,7 +104,7 @@ func (c *checker) handlerChains(reg infra.Registration, body ast.Node) []retrymo
 			head := c.info(l)
 			out = append(out, retrymodel.Chain{Layers: []retrymodel.LayerInfo{head}})
 			for _, ch := range c.res.Inner(l) {
-				out = append(out, retrymodel.Chain{Via: ch.Via, Layers: append([]retrymodel.LayerInfo{head}, ch.Layers...)})
+				out = append(out, ch.Under(head))
 			}
 			return false
 		}
@@ -112,7 +112,8 @@ func (c *checker) handlerChains(reg infra.Registration, body ast.Node) []retrymo
 			fn := c.res.Callee(call)
 			if ff := c.res.Func(fn); ff != nil {
 				for _, ch := range ff.Chains {
-					out = append(out, retrymodel.Chain{Via: append([]string{retrymodel.FuncName(fn)}, ch.Via...), Layers: ch.Layers})
+					ch.Via = append([]string{retrymodel.FuncName(fn)}, ch.Via...)
+					out = append(out, ch)
 				}
 			}
 		}

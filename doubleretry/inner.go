@@ -41,7 +41,7 @@ func (c *checker) retried(l *retrymodel.Layer) []retrymodel.Chain {
 		head := c.info(inner)
 		out = append(out, retrymodel.Chain{Layers: []retrymodel.LayerInfo{head}})
 		for _, ch := range c.res.Inner(inner) {
-			out = append(out, retrymodel.Chain{Via: ch.Via, Layers: append([]retrymodel.LayerInfo{head}, ch.Layers...)})
+			out = append(out, ch.Under(head))
 		}
 		return false
 	})

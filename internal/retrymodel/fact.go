@@ -121,6 +121,11 @@ type Chain struct {
 	// to the outermost layer (empty when the function holds it itself).
 	Via    []string
 	Layers []LayerInfo
+	// Gap is 1 + the index of the first layer whose failure the code above
+	// it drops (dropped.go): Gap 1, the function never sees Layers[0]
+	// fail; Gap 2, Layers[0] never sees Layers[1] fail. 0 when every
+	// failure is handed up. Only the layers above the gap multiply.
+	Gap int
 }
 
 // LayerInfo is the part of a Layer that crosses package boundaries.

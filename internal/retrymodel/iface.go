@@ -94,7 +94,7 @@ func (r *Result) implChains(m *types.Func, iface *types.Interface, local func(*t
 func prefixVia(via string, cs []Chain) []Chain {
 	out := make([]Chain, 0, len(cs))
 	for _, c := range cs {
-		out = append(out, Chain{Via: append([]string{via}, c.Via...), Layers: c.Layers})
+		out = append(out, c.via(via))
 	}
 	return out
 }

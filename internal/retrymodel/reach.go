@@ -48,10 +48,12 @@ func (p *pkgCtx) summarize() {
 	}
 
 	reachIn = func(root ast.Node, self *Layer) (chains []Chain, remote bool) {
+		dropped := dropScan{}
 		ast.Inspect(root, func(n ast.Node) bool {
 			if n == nil {
 				return false
 			}
+			dropped.see(p.info, n)
 			if lit, ok := n.(*ast.FuncLit); ok && (slices.Contains(made, lit) || bodies[lit.Body] != nil && bodies[lit.Body] != self) {
 				return false
 			}
@@ -62,7 +64,11 @@ func (p *pkgCtx) summarize() {
 				return false
 			}
 			if l := p.res.byNode[n]; l != nil && l != self {
-				chains = append(chains, chainOf(l)...)
+				if call, ok := n.(*ast.CallExpr); ok && dropped.drops(p.info, call) {
+					chains = append(chains, cut(chainOf(l))...)
+				} else {
+					chains = append(chains, chainOf(l)...)
+				}
 				if l.Remote == Yes {
 					remote = true
 				}
@@ -87,6 +93,9 @@ func (p *pkgCtx) summarize() {
 				chains = append(chains, p.res.madeChains(inner, calleeFact)...) // retrying(get)()
 			}
 			c, r := p.res.callChains(call, calleeFact) // iface.go
+			if dropped.drops(p.info, call) {
+				c = cut(c)
+			}
 			chains, remote = append(chains, c...), remote || r
 			return true
 		})
@@ -120,7 +129,7 @@ func (p *pkgCtx) summarize() {
 		for _, fn := range l.OpFuncs {
 			if ff := calleeFact(fn); ff != nil {
 				for _, c := range ff.Chains {
-					inner = append(inner, Chain{Via: append([]string{funcName(fn)}, c.Via...), Layers: c.Layers})
+					inner = append(inner, c.via(funcName(fn)))
 				}
 				remote = remote || ff.Remote
 			}
@@ -134,7 +143,8 @@ func (p *pkgCtx) summarize() {
 			out = []Chain{{Layers: []LayerInfo{head}}}
 		} else {
 			for _, c := range prune(inner) {
-				out = append(out, Chain{Via: nil, Layers: append([]LayerInfo{head}, c.Layers...)})
+				c.Via = nil
+				out = append(out, c.Under(head))
 			}
 		}
 		chainMemo[l] = out
@@ -231,27 +241,33 @@ func (r *Result) Inner(l *Layer) []Chain {
 	var out []Chain
 	add := func(cs []Chain, via string) {
 		for _, c := range cs {
-			v := c.Via
 			if via != "" {
-				v = append([]string{via}, v...)
+				c = c.via(via)
 			}
-			out = append(out, Chain{Via: v, Layers: c.Layers})
+			out = append(out, c)
 		}
 	}
 	visitRoot := func(root ast.Node) {
+		dropped := dropScan{}
 		ast.Inspect(root, func(n ast.Node) bool {
 			if n == nil {
 				return false
 			}
+			dropped.see(r.pass.TypesInfo, n)
 			if _, ok := n.(*ast.GoStmt); ok {
 				return false // runs beside the attempt, not inside it
 			}
 			if inner := r.byNode[n]; inner != nil && inner != l {
-				add([]Chain{{Layers: []LayerInfo{r.layerInfoOf(inner)}}}, "")
+				head := r.layerInfoOf(inner)
+				cs := []Chain{{Layers: []LayerInfo{head}}}
 				// the nested layer's own inner chains
 				for _, c := range r.Inner(inner) {
-					out = append(out, Chain{Via: c.Via, Layers: append([]LayerInfo{r.layerInfoOf(inner)}, c.Layers...)})
+					cs = append(cs, c.Under(head))
 				}
+				if call, ok := n.(*ast.CallExpr); ok && dropped.drops(r.pass.TypesInfo, call) {
+					cs = cut(cs)
+				}
+				add(cs, "")
 				return false
 			}
 			if call, ok := n.(*ast.CallExpr); ok {
@@ -259,6 +275,9 @@ func (r *Result) Inner(l *Layer) []Chain {
 					add(r.madeChains(made, r.Func), "") // retrying(get)()
 				}
 				c, _ := r.callChains(call, r.Func)
+				if dropped.drops(r.pass.TypesInfo, call) {
+					c = cut(c)
+				}
 				add(c, "")
 			}
 			return true
@@ -347,17 +366,22 @@ func prune(cs []Chain) []Chain {
 	if len(cs) == 0 {
 		return nil
 	}
-	seen := make(map[string]bool)
+	seen := make(map[string]int)
 	var out []Chain
 	for _, c := range cs {
 		key := strings.Join(c.Via, ",") + "|"
 		for _, l := range c.Layers {
 			key += l.Posn + ";"
 		}
-		if seen[key] {
+		if i, ok := seen[key]; ok {
+			// The same layers reached by two calls, one of which drops
+			// their failure: the other hands it up.
+			if g := out[i].Gap; g > 0 && (c.Gap == 0 || c.Gap > g) {
+				out[i] = c
+			}
 			continue
 		}
-		seen[key] = true
+		seen[key] = len(out)
 		out = append(out, c)
 	}
 	slices.SortStableFunc(out, func(a, b Chain) int { return len(b.Layers) - len(a.Layers) })
