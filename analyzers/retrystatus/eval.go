@@ -938,7 +938,11 @@ func (w *walker) call(e *ast.CallExpr, st *pathState) val {
 			w.col.add(a)
 		}
 		r := s.codes[w.code]
-		if r.body {
+		// A predicate the status does not decide but the error's code or
+		// text does (retryable(err) comparing err.Code with "conflict")
+		// reads the error for every status: whatever it answers, the
+		// status alone did not choose.
+		if r.body || s.body && !s.dep {
 			st.body = true
 		}
 		return r.v
