@@ -66,6 +66,18 @@ func (c *checker) unboundLibrary(l *retrymodel.Layer, attemptOnly string) bool {
 				TextEdits: []analysis.TextEdit{{Pos: call.Rparen, End: call.Rparen, NewText: []byte(fmt.Sprintf(", %s.Context(%s)", pkgName, src.Name))}},
 			}
 		}
+	case "roko.DoWithContext":
+		why = "Do runs on context.Background()"
+		advice = fmt.Sprintf("call DoWithContext(%s, ...)", src.Name)
+		if sel, ok := astutil.Unparen(call.Fun).(*ast.SelectorExpr); ok && len(call.Args) == 1 {
+			fix = &analysis.SuggestedFix{
+				Message: fmt.Sprintf("Run the retrier on %s", src.Name),
+				TextEdits: []analysis.TextEdit{
+					{Pos: sel.Sel.Pos(), End: sel.Sel.End(), NewText: []byte("DoWithContext")},
+					{Pos: call.Args[0].Pos(), End: call.Args[0].Pos(), NewText: []byte(src.Name + ", ")},
+				},
+			}
+		}
 	case "wait.ExponentialBackoffWithContext":
 		why = "it sleeps with time.Sleep"
 		advice = fmt.Sprintf("use %s.ExponentialBackoffWithContext(%s, ...)", orName(pkgName, "wait"), src.Name)

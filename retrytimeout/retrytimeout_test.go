@@ -180,5 +180,5 @@ func TestZeroTimeout(t *testing.T) {
 // bound to the caller's context or not, with the library's way to bind it
 // as a suggested fix.
 func TestLibraryCancel(t *testing.T) {
-	analysistest.RunWithSuggestedFixes(t, testdata(t), retrytimeout.Analyzer, "./libcancel")
+	analysistest.RunWithSuggestedFixes(t, testdata(t), retrytimeout.Analyzer, "./libcancel", "./rokocancel")
 }

@@ -55,6 +55,9 @@ type pathState struct {
 	// (refreshes a token, truncates the input), so a 401 or 413 retried
 	// on it is not the same request again.
 	changes bool
+	// final: the path told the library that the error it returns ends
+	// the retry (roko's r.Break()).
+	final bool
 	// locals: bool variables assigned more than once, with the value the
 	// path gave them last (retry := code/100 == 5; ...; retry = true).
 	locals [4]local
@@ -282,6 +285,9 @@ func (w *walker) stmt(s ast.Stmt, st pathState) []flow {
 		if call, ok := s.X.(*ast.CallExpr); ok && w.ck.changesRequest(call) {
 			st.changes = true
 		}
+		if call, ok := s.X.(*ast.CallExpr); ok && w.mode == modeErrOp && w.ck.endsRetry(call) {
+			st.final = true
+		}
 		if call, ok := s.X.(*ast.CallExpr); ok && w.ck.noReturn(call) {
 			if w.mode == modeBool {
 				return []flow{{kind: fUnknown, st: st}}
@@ -485,7 +491,7 @@ func (w *walker) ret(s *ast.ReturnStmt, st pathState) []flow {
 		if w.ck.isNil(e) {
 			return []flow{{kind: fStop, st: st}}
 		}
-		marked := w.ck.isMarker(e, w.mode) || w.marker != nil && w.ck.res.OfType(e, w.marker)
+		marked := w.ck.isMarker(e, w.mode) || w.marker != nil && w.ck.res.OfType(e, w.marker) || st.final
 		if w.mode == modeErrOp && !marked || w.mode == modeRetryable && marked {
 			return []flow{{kind: fRetry, st: st}}
 		}
@@ -1190,6 +1196,14 @@ func (ck *checker) isMarker(e ast.Expr, m mode) bool {
 		return path == "github.com/sethvargo/go-retry" && fn.Name() == "RetryableError"
 	}
 	return false
+}
+
+// endsRetry reports a statement that makes the error the operation
+// returns next final: roko's (*Retrier).Break.
+func (ck *checker) endsRetry(call *ast.CallExpr) bool {
+	fn, _ := typeutil.Callee(ck.info, call).(*types.Func)
+	return fn != nil && fn.Pkg() != nil && fn.Pkg().Path() == "github.com/buildkite/roko" &&
+		fn.Name() == "Break" && retrymodel.RecvName(fn) == "Retrier"
 }
 
 // readsBodyShallow reports a condition that reads the error's code, type or

@@ -14,6 +14,8 @@ require (
 	k8s.io/client-go v0.37.2
 )
 
+require github.com/buildkite/roko v1.4.0 // indirect
+
 require (
 	github.com/bahlo/generic-list-go v0.2.0 // indirect
 	github.com/buger/jsonparser v1.1.2 // indirect
