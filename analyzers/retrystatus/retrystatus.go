@@ -565,6 +565,11 @@ func (ck *checker) check(d *decision) {
 		ck.report(pa, "permanent", msg, nil)
 	}
 
+	// A few permanent codes given up on, the others retried.
+	if len(perm) == 0 {
+		ck.stopList(d, atoms) // stoplist.go
+	}
+
 	// 4. 429 given up on while 5xx is retried.
 	ck.stops429(d, atoms)
 

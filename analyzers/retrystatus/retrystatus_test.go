@@ -73,7 +73,7 @@ func TestModelCases(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	analysistest.Run(t, dir, retrystatus.Analyzer, "./gaps", "./example", "./gateway", "./dropsel")
+	analysistest.Run(t, dir, retrystatus.Analyzer, "./gaps", "./example", "./gateway", "./dropsel", "./roko", "./stoplist")
 }
 
 // TestProvenance runs the classifiers a status provenance finds wherever
