@@ -263,6 +263,10 @@ func (p *pkgCtx) shape(loop ast.Node, body *ast.BlockStmt, cond ast.Expr) *loopS
 	if fd, ok := loop.(*ast.FuncDecl); ok {
 		s.self, _ = p.info.Defs[fd.Name].(*types.Func)
 	}
+	// madeBy: the operation each result of the attempt comes from, a
+	// reading of one (body from io.ReadAll(resp.Body)) counted as the
+	// operation it reads (interpret.go).
+	madeBy := make(map[*types.Var]*ast.CallExpr)
 	// Fallible calls whose error lands in a variable, or is tested in place,
 	// also inside nested loops: an inner retry loop may set the error the
 	// outer one tests.
@@ -302,12 +306,18 @@ func (p *pkgCtx) shape(loop ast.Node, body *ast.BlockStmt, cond ast.Expr) *loopS
 				}
 			}
 			if errVar != nil {
-				s.errs[errVar] = call
+				op := call
+				if read := p.interpretedOp(call, madeBy); read != nil {
+					op = read
+				} else {
+					s.ops = append(s.ops, call)
+				}
+				s.errs[errVar] = op
 				for _, o := range others {
 					s.results[o] = true
 					s.resultOf[o] = errVar
+					madeBy[o] = op
 				}
-				s.ops = append(s.ops, call)
 			}
 		case *ast.BinaryExpr:
 			// if op() == nil / if op() != nil

@@ -50,13 +50,23 @@ func (r *Result) builtByHelper(call *ast.CallExpr) (BuiltRequest, bool) {
 	}
 	// The one variable every return hands back (a nil on a failure path
 	// aside).
+	// Or one call whose results are the helper's: return
+	// http.NewRequestWithContext(ctx, method, url, body).
 	var v *types.Var
+	var rc *ast.CallExpr
 	mixed := false
 	ast.Inspect(decl.Body, func(n ast.Node) bool {
 		switch n := n.(type) {
 		case *ast.FuncLit:
 			return false
 		case *ast.ReturnStmt:
+			if c, ok := astutil.Unparen(singleResult(n)).(*ast.CallExpr); ok && sig.Results().Len() > 1 {
+				if rc != nil && rc != c {
+					mixed = true
+				}
+				rc = c
+				return false
+			}
 			if len(n.Results) != sig.Results().Len() {
 				mixed = true
 				return false
@@ -73,11 +83,17 @@ func (r *Result) builtByHelper(call *ast.CallExpr) (BuiltRequest, bool) {
 		}
 		return !mixed
 	})
-	if v == nil || mixed {
+	if mixed || (v == nil) == (rc == nil) {
 		return BuiltRequest{}, false
 	}
 	r.reqHelperDepth++
-	inner, ok := r.RequestBuilt(v)
+	var inner BuiltRequest
+	var ok bool
+	if v != nil {
+		inner, ok = r.RequestBuilt(v)
+	} else {
+		inner, ok = r.builtFrom(rc)
+	}
 	r.reqHelperDepth--
 	if !ok {
 		return BuiltRequest{}, false
@@ -115,4 +131,12 @@ func (r *Result) builtByHelper(call *ast.CallExpr) (BuiltRequest, bool) {
 		}
 	}
 	return out, true
+}
+
+// singleResult is a return's one result, or nil.
+func singleResult(ret *ast.ReturnStmt) ast.Expr {
+	if len(ret.Results) != 1 {
+		return nil
+	}
+	return ret.Results[0]
 }
