@@ -25,7 +25,9 @@ import (
 // or As, a type assertion or switch, a method of it, a helper handed it:
 // a classifier, right or wrong, is a choice), when it goes round again,
 // and when neither 502 nor 504 is retried, nor 503 with 429 (a loop that
-// only waits out 503, or 500, waits for a server that answered).
+// only waits out 503, or 500, waits for a server that answered), for the
+// status alone: a loop that goes round on the error's code in the body
+// retries that class, not these statuses.
 func (ck *checker) transportGivenUp(l *retrymodel.Layer, ds []*decision) {
 	if l.Kind != retrymodel.Loop && l.Kind != retrymodel.Library || l.Body == nil || ck.inTest(l.Pos) {
 		return
@@ -34,7 +36,10 @@ func (ck *checker) transportGivenUp(l *retrymodel.Layer, ds []*decision) {
 	gateway, limit := false, false
 	for _, c := range []int{429, 500, 502, 503, 504} {
 		for _, d := range ds {
-			if d.retried[c] {
+			// Retried for the status itself: a code retried only when the
+			// error's code or text says so (rate_limited in the body) is
+			// the error's class the loop chose, not a status list.
+			if d.retried[c] && d.noBody[c] {
 				fives = append(fives, c)
 				gateway = gateway || c == 502 || c == 504
 				limit = limit || c == 429
