@@ -55,6 +55,11 @@ type pathState struct {
 	// (refreshes a token, truncates the input), so a 401 or 413 retried
 	// on it is not the same request again.
 	changes bool
+	// bodyWhen: the condition just evaluated called a predicate that
+	// reads the error's code or text and that no status decides; its
+	// branch taken on yes (1: the condition true, -1: false) is decided
+	// by the error, not by the status. 0 otherwise.
+	bodyWhen int8
 	// final: the path told the library that the error it returns ends
 	// the retry (roko's r.Break()).
 	final bool
@@ -225,11 +230,19 @@ func (w *walker) stmt(s ast.Stmt, st pathState) []flow {
 		return w.stmt(s.Stmt, st)
 	case *ast.IfStmt:
 		st = w.init(s.Init, st)
+		st.bodyWhen = 0
 		v := w.cond(s.Cond, &st)
 		t, e := st, st
 		if v != vN {
 			t.dep, e.dep = true, true
 		}
+		switch st.bodyWhen {
+		case 1:
+			t.body = true
+		case -1:
+			e.body = true
+		}
+		t.bodyWhen, e.bodyWhen = 0, 0
 		var out []flow
 		if v == vN || v&vT != 0 {
 			out = append(out, w.stmts(s.Body.List, t)...)
@@ -478,6 +491,9 @@ func (w *walker) ret(s *ast.ReturnStmt, st pathState) []flow {
 			return []flow{{kind: fValue, v: v, st: st}}
 		}
 		v := w.cond(e, &st)
+		if st.bodyWhen != 0 {
+			st.body = true // the answer is a predicate's that reads the error
+		}
 		if v == vN {
 			return []flow{{kind: fUnknown, st: st}}
 		}
@@ -542,7 +558,9 @@ func (w *walker) cond(e ast.Expr, st *pathState) val {
 	switch e := e.(type) {
 	case *ast.UnaryExpr:
 		if e.Op == token.NOT {
-			return vnot(w.cond(e.X, st))
+			v := vnot(w.cond(e.X, st))
+			st.bodyWhen = -st.bodyWhen
+			return v
 		}
 	case *ast.BinaryExpr:
 		switch e.Op {
@@ -945,11 +963,14 @@ func (w *walker) call(e *ast.CallExpr, st *pathState) val {
 		}
 		r := s.codes[w.code]
 		// A predicate the status does not decide but the error's code or
-		// text does (retryable(err) comparing err.Code with "conflict")
-		// reads the error for every status: whatever it answers, the
-		// status alone did not choose.
-		if r.body || s.body && !s.dep {
+		// text does (retryable(err) comparing err.Code with "conflict"):
+		// the branch its yes takes was chosen by the error, not the
+		// status. Its no only says "not that class" (a context-overflow
+		// test before the status switch) and decides nothing.
+		if r.body {
 			st.body = true
+		} else if s.body && !s.dep {
+			st.bodyWhen = 1
 		}
 		return r.v
 	}

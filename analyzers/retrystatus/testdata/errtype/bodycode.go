@@ -1,10 +1,12 @@
 package errtype
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"io"
 	"net/http"
+	"strings"
 	"time"
 )
 
@@ -92,4 +94,40 @@ func DoAny(hc *http.Client, req *http.Request) (*http.Response, error) {
 		return resp, nil
 	}
 	return nil, errors.New("gave up")
+}
+
+// overflow reads the error's text: an input too long for the model.
+func overflow(err error) bool {
+	return strings.Contains(err.Error(), "context length")
+}
+
+// sameModel first leaves out an overflow (its no decides nothing), then
+// decides by the status: 429 is given up on by the status alone.
+func sameModel(err error) bool {
+	if overflow(err) {
+		return false
+	}
+	var se *StatusError
+	if errors.As(err, &se) {
+		switch se.Code {
+		case 500, 502, 503, 504:
+			return true
+		case 429: // want `retry decision gives up on 429 \(too many requests\) but retries 500, 502, 503, 504`
+			return false
+		}
+	}
+	return false
+}
+
+// Ask retries the same model on what sameModel says. The 429 finding is
+// at the classifier.
+func Ask(ctx context.Context, hc *http.Client, url string) error {
+	var err error
+	for i := 0; i < 4; i++ {
+		if err = send(ctx, hc, url); err == nil || !sameModel(err) {
+			return err
+		}
+		time.Sleep(time.Duration(i+1) * time.Second)
+	}
+	return err
 }
