@@ -217,6 +217,9 @@ func (c *checker) handedOn(region ast.Node, send *ast.CallExpr, self *types.Func
 			if self != nil && typeutil.StaticCallee(info, n) == self {
 				return true // a retry by recursion's next attempt, not a hand-off
 			}
+			if dumpsRequest(typeutil.StaticCallee(info, n)) {
+				return true // reads the body and puts back what it read, headers untouched
+			}
 			for _, a := range n.Args {
 				if v := varOf(info, a); v != nil && slices.Contains(vars, v) {
 					found = true
@@ -326,4 +329,12 @@ func atLeastGo124(v string) bool {
 		return false
 	}
 	return major > 1 || major == 1 && minor >= 24
+}
+
+// dumpsRequest reports httputil.DumpRequest and DumpRequestOut: they read
+// the body and set it back to the bytes they read, so a drained body stays
+// drained and a full one full, and they change no header.
+func dumpsRequest(fn *types.Func) bool {
+	return fn != nil && fn.Pkg() != nil && fn.Pkg().Path() == "net/http/httputil" &&
+		(fn.Name() == "DumpRequest" || fn.Name() == "DumpRequestOut")
 }

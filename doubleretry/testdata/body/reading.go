@@ -7,6 +7,7 @@ import (
 	"errors"
 	"io"
 	"net/http"
+	"net/http/httputil"
 	"time"
 )
 
@@ -16,7 +17,8 @@ import (
 // was a failure, so the retry repeats the send.
 
 type API struct {
-	hc *http.Client
+	hc    *http.Client
+	debug io.Writer
 }
 
 type apiError struct {
@@ -43,9 +45,17 @@ func (a *API) newRequest(ctx context.Context, method, url string, body io.Reader
 }
 
 // Do sends r again when the body's error code says so: r's body was read
-// by the first send. Reported.
+// by the first send (a debug dump of it puts back the nothing it read).
+// Reported.
 func (a *API) Do(r *http.Request, v any) error {
 	for retries := 0; ; retries++ {
+		if a.debug != nil {
+			dump, err := httputil.DumpRequestOut(r, true)
+			if err != nil {
+				return err
+			}
+			a.debug.Write(dump)
+		}
 		resp, err := a.hc.Do(r) // want `the POST request built at body/reading.go:\d+ is sent again by the retry loop at body/reading.go:\d+ with the body the first attempt read to its end`
 		if err != nil {
 			return err
