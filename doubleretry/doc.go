@@ -14,8 +14,9 @@
 // costs and whether it is still worth finishing.
 //
 // The analyzer looks at every retry layer the retry model finds (own loops,
-// cenkalti/backoff v4 and v5, avast/retry-go, sethvargo/go-retry, client-go
-// retry.OnError and RetryOnConflict, wait.ExponentialBackoff,
+// cenkalti/backoff v4 and v5, avast/retry-go, sethvargo/go-retry,
+// buildkite/roko, client-go retry.OnError and RetryOnConflict,
+// wait.ExponentialBackoff,
 // go-retryablehttp clients including an *http.Client built by
 // StandardClient(), and SDK clients that retry by default) and follows its
 // retried region: direct calls, methods, closures handed to retry libraries,
@@ -37,6 +38,15 @@
 // a chain of three layers is reported at the outermost, with the product of
 // all three, and the inner pair again at the middle layer; functions that
 // only call through are not reported.
+//
+// An inner layer multiplies the outer one only when its failure reaches
+// the outer layer's decision: a layer reached through a function with no
+// results, a call whose results are discarded (a statement, _ = f(), a
+// deferred call), or a := error tested by if err != nil whose branch only
+// logs and goes on, with the error and the call's other results read
+// nowhere else, fails without making the outer layer go round (a template
+// fetch that retries, logged and dropped by a mail sender under a queue's
+// retry). The same holds for a proxy route's retries of a handler.
 //
 // A call through an interface is followed to the implementations the
 // package can see that reach a retry layer: methods of its own types, of

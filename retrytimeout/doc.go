@@ -127,8 +127,10 @@
 // are not bound to a context that can be done while one is in scope:
 // cenkalti/backoff's Retry with a backoff not wrapped by
 // backoff.WithContext, retry-go's Do without retry.Context, apimachinery's
-// wait.ExponentialBackoff. The suggested fix binds it the library's way
-// (backoff.WithContext(b, ctx); a retry.Context(ctx) option). Waits the package's
+// wait.ExponentialBackoff, buildkite/roko's (*Retrier).Do (it runs on
+// context.Background()). The suggested fix binds it the library's way
+// (backoff.WithContext(b, ctx); a retry.Context(ctx) option;
+// DoWithContext(ctx, ...)). Waits the package's
 // own constructor sets by default (an exported RetryInterval, a schedule
 // slice indexed by the attempt, that a caller may replace) are judged like
 // known ones when nothing else folds them: under a second in all is

@@ -52,6 +52,16 @@
 //     code retried only after reading the error's code or message (a
 //     known race), or after changing the request (a refreshed token, a
 //     truncated input), is not reported.
+//   - A few permanent codes given up on and the others retried (category
+//     stoplist): the decision names two or more of 400, 401, 403, 404,
+//     413 and 422 to give up on (`if code == 422 || code == 401 { give
+//     up }`, roko's r.Break(), backoff.Permanent) and retries at least
+//     two of the others by falling through, without reading the error.
+//     Naming some says the author knows they fail the same way each time;
+//     the ones left out are sent again on every attempt (buildkite-agent's
+//     fix 61e8c7a5). One code given up on (400 alone, 404 alone) is a
+//     choice and stays quiet, as does a decision that gives up on the
+//     whole 4xx range.
 //   - Every 429 treated as transient without reading the error's code or
 //     type, when the retried call goes to an API that sends an exhausted
 //     quota as 429: OpenAI and OpenAI-compatible APIs (the openai SDKs,
@@ -174,7 +184,9 @@
 //     balancer answers 503 for it. Quiet when the branch reads the error
 //     (errors.Is or As, a type assertion or switch, a method of it, a
 //     helper handed it), when it goes round again, when the library
-//     retries what it returns, and when only 503 or 500 is retried.
+//     retries what it returns, when only 503 or 500 is retried, and when
+//     the loop goes round on the error's code in the body rather than on
+//     the status (it retries that class, whatever status it came with).
 //   - A circuit breaker that a retry runs once per attempt, when one
 //     request's attempts are enough failures in a row to open it
 //     (category breaker-in-retry): the retry's known attempts are at
