@@ -15,9 +15,11 @@ import (
 // loop's error variable keeps the operation as the call that set it.
 
 // interpretedOp returns the operation whose result call reads, when call
-// is such a reading: an argument or its receiver is (or selects from) a
-// value an earlier call of the attempt returned, it is handed no context,
-// and it is no remote call. Nil otherwise.
+// is such a reading: an argument or its receiver is (or selects from) an
+// answer an earlier remote call of the attempt returned (madeBy holds
+// those, and what was read from them; a request built by
+// http.NewRequest is an input of the send, not an answer), it is handed
+// no context, and it is no remote call. Nil otherwise.
 func (p *pkgCtx) interpretedOp(call *ast.CallExpr, madeBy map[*types.Var]*ast.CallExpr) *ast.CallExpr {
 	if len(madeBy) == 0 || isRemoteCall(p.info, call) {
 		return nil

@@ -316,7 +316,9 @@ func (p *pkgCtx) shape(loop ast.Node, body *ast.BlockStmt, cond ast.Expr) *loopS
 				for _, o := range others {
 					s.results[o] = true
 					s.resultOf[o] = errVar
-					madeBy[o] = op
+					if op != call || isRemoteCall(p.info, call) {
+						madeBy[o] = op // an answer: resp of hc.Do, body read from it
+					}
 				}
 			}
 		case *ast.BinaryExpr:
