@@ -53,6 +53,7 @@ type Result struct {
 	// reqHelperDepth bounds builtByHelper's descent through helpers
 	// that build a request by calling another (reqhelper.go).
 	reqHelperDepth int
+	localDefs      map[localDefKey]localDefVal // localDef's answers (eval.go)
 	impls          map[*types.Func]*types.Func // interface method -> the package's one implementation
 	// concrete: the package's declared non-interface types (reach.go).
 	concrete []types.Type

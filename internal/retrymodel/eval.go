@@ -1,6 +1,7 @@
 package retrymodel
 
 import (
+	"sort"
 	"go/ast"
 	"go/constant"
 	"go/token"
@@ -188,22 +189,58 @@ func (p *pkgCtx) localDef(v *types.Var, inFunc, specs bool) (ast.Node, int) {
 	if v.Parent() == nil || v.Pkg() == nil || v.Parent() == v.Pkg().Scope() {
 		return nil, 0
 	}
+	key := localDefKey{v, inFunc, specs}
+	if d, ok := p.res.localDefs[key]; ok {
+		return d.n, d.i
+	}
 	var root ast.Node
 	if inFunc {
 		root = p.funcScope(&ast.Ident{NamePos: v.Pos()})
+	} else {
+		// A local is assigned only inside its scope, which lies inside
+		// the file's one top-level declaration that holds it: walking
+		// that declaration is walking the file, for a fraction of it.
+		root = p.topDeclAt(v.Pos())
 	}
-	for _, f := range p.pass.Files {
-		if root == nil && v.Pos() >= f.Pos() && v.Pos() <= f.End() {
-			root = f
+	var d localDefVal
+	if root != nil {
+		if count, last, i := countAssigns(p.info, root, v, specs); count == 1 {
+			d = localDefVal{last, i}
 		}
 	}
-	if root == nil {
-		return nil, 0
+	if p.res.localDefs == nil {
+		p.res.localDefs = make(map[localDefKey]localDefVal)
 	}
-	if count, last, i := countAssigns(p.info, root, v, specs); count == 1 {
-		return last, i
+	p.res.localDefs[key] = d
+	return d.n, d.i
+}
+
+// localDefKey and localDefVal memoise localDef: the loop walks ask it of
+// the same variables again for every condition they read.
+type localDefKey struct {
+	v             *types.Var
+	inFunc, specs bool
+}
+
+type localDefVal struct {
+	n ast.Node
+	i int
+}
+
+// topDeclAt returns the top-level declaration of the package's files that
+// holds pos, or the file when none does.
+func (p *pkgCtx) topDeclAt(pos token.Pos) ast.Node {
+	for _, f := range p.pass.Files {
+		if pos < f.Pos() || pos > f.End() {
+			continue
+		}
+		i := sort.Search(len(f.Decls), func(i int) bool { return f.Decls[i].End() >= pos })
+		if i < len(f.Decls) && f.Decls[i].Pos() <= pos {
+			return f.Decls[i]
+		}
+		return f
 	}
-	return nil, 0
+	return nil
 }
 
 // countAssigns counts the places under root that give the local v a
