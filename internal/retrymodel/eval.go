@@ -1,12 +1,12 @@
 package retrymodel
 
 import (
-	"sort"
 	"go/ast"
 	"go/constant"
 	"go/token"
 	"go/types"
 	"math"
+	"sort"
 
 	"golang.org/x/tools/go/ast/astutil"
 	"golang.org/x/tools/go/types/typeutil"

@@ -207,7 +207,7 @@ func embedTimeout(ctx context.Context, c *http.Client, url string) (*http.Respon
 // (6) Five attempts whose waits (1s, 2s, 4s, 8s) need 15s under a 10s timeout.
 func budgetTooShort(parent context.Context, c *http.Client, url string) (*http.Response, error) {
 	ctx, cancel := context.WithTimeout(parent, 10*time.Second)
-	defer cancel() // want `defer cancel\(\) cancels ctx, derived at .* returns what its .* made on that context: the caller reads the body or stream after the cancel`
+	defer cancel()                             // want `defer cancel\(\) cancels ctx, derived at .* returns what its .* made on that context: the caller reads the body or stream after the cancel`
 	for attempt := 0; attempt < 5; attempt++ { // want `schedule longer than its budget: .*5 attempts.*waits 1s, 2s, 4s, 8s.*10s.*attempt 4 is the last that can start`
 		resp, err := remote.Search(ctx, c, url)
 		if err == nil {

@@ -114,7 +114,7 @@ const (
 // same function.
 func fetch(ctx context.Context, c *http.Client, url string) (*http.Response, error) {
 	ctx, cancel := context.WithTimeout(ctx, attemptTimeout) // want `one attempt's timeout bounds the whole retry: the context made here with attemptTimeout \(2s\) is the one all 3 attempts of the retry loop at attemptbudget/attemptbudget.go:\d+ run on, and attemptTimeout is named for one attempt`
-	defer cancel() // want `defer cancel\(\) cancels ctx, derived at .* returns what its .* made on that context: the caller reads the body or stream after the cancel`
+	defer cancel()                                          // want `defer cancel\(\) cancels ctx, derived at .* returns what its .* made on that context: the caller reads the body or stream after the cancel`
 	for attempt := 0; attempt < 3; attempt++ {
 		req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
 		if err != nil {
@@ -195,7 +195,7 @@ type Client struct {
 // says one dial, and the retried operation is that dial.
 func (c *Client) reconnect(ctx context.Context, addr string) (net.Conn, error) {
 	ctx, cancel := context.WithTimeout(ctx, c.DialTimeout) // want `one attempt's timeout bounds the whole retry: the context made here with c.DialTimeout is the one all 3 attempts of the retry loop at attemptbudget/attemptbudget.go:\d+ run on, and DialTimeout is named for one attempt`
-	defer cancel() // want `defer cancel\(\) cancels ctx, derived at .* returns what its .* made on that context: the caller reads the body or stream after the cancel`
+	defer cancel()                                         // want `defer cancel\(\) cancels ctx, derived at .* returns what its .* made on that context: the caller reads the body or stream after the cancel`
 	var last error
 	for attempt := 0; attempt < 3; attempt++ {
 		conn, err := c.dial(ctx, addr)

@@ -73,7 +73,6 @@ func (h *honouring) Send(ctx context.Context, c *http.Client, url string) (*http
 	return nil, nil
 }
 
-
 func jobDone(response *http.Response) bool { return response.StatusCode == http.StatusTooManyRequests }
 
 // Watch polls a job; a helper handed the response that says "done" on a
