@@ -66,7 +66,12 @@ func run(pass *analysis.Pass) (any, error) {
 			// "unknown × unknown" about the helper; say nothing.
 			continue
 		}
-		chains := nested(retrymodel.Shorten(pass.Fset, l.Pos), c.retried(l))
+		reached := c.retried(l)
+		if c.reentry(l, reached) { // reentry.go
+			reported[l.Pos] = true
+			continue
+		}
+		chains := nested(retrymodel.Shorten(pass.Fset, l.Pos), reached)
 		if len(chains) == 0 {
 			continue
 		}

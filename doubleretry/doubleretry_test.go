@@ -17,7 +17,7 @@ func TestDoubleRetry(t *testing.T) {
 		t.Fatal(err)
 	}
 	analysistest.RunWithSuggestedFixes(t, dir, doubleretry.Analyzer,
-		"./llm", "./anth", "./awssdk", "./rhttp", "./kube", "./quiet", "./chain", "./a", "./b", "./c", "./helper", "./conflict", "./grpcdial", "./layers", "./portsearch", "./dropped")
+		"./llm", "./anth", "./awssdk", "./rhttp", "./kube", "./quiet", "./chain", "./a", "./b", "./c", "./helper", "./conflict", "./grpcdial", "./layers", "./portsearch", "./dropped", "./reentry")
 }
 
 // TestModelCases runs the cases the first real-code runs found the retry

@@ -1,0 +1,98 @@
+// Package reentry holds retries whose operation falls back to the retry
+// itself: each failed attempt starts a whole new retry. Beside them, a
+// retry by recursion (its own mechanism), a fallback that reaches the
+// retry only in a goroutine, and one whose error is logged and dropped.
+package reentry
+
+import (
+	"context"
+	"errors"
+	"log"
+	"net"
+	"time"
+)
+
+type Dialer struct {
+	attempts int
+	delay    time.Duration
+}
+
+func (d *Dialer) dial(ctx context.Context, addr string) (net.Conn, error) {
+	var nd net.Dialer
+	return nd.DialContext(ctx, "tcp", addr)
+}
+
+// connect dials once and, on failure, falls back to the retry.
+func (d *Dialer) connect(ctx context.Context, addr string) (net.Conn, error) {
+	conn, err := d.dial(ctx, addr)
+	if err != nil && d.attempts > 1 {
+		return d.retryConnect(ctx, addr)
+	}
+	return conn, err
+}
+
+// retryConnect retries connect, which calls retryConnect again on every
+// failure. Reported.
+func (d *Dialer) retryConnect(ctx context.Context, addr string) (net.Conn, error) {
+	for attempt := 1; attempt <= d.attempts; attempt++ { // want `retry loop at reentry/reentry.go:\d+ runs again inside its own attempts \(through reentry.\(\*Dialer\).connect, reentry.\(\*Dialer\).retryConnect\): each failed attempt starts a new retry before this one waits`
+		conn, err := d.connect(ctx, addr)
+		if err == nil {
+			return conn, nil
+		}
+		time.Sleep(d.delay)
+	}
+	return nil, errors.New("giving up")
+}
+
+// redial is a retry by recursion: calling itself is how it retries. Quiet.
+func (d *Dialer) redial(ctx context.Context, addr string, left int) (net.Conn, error) {
+	conn, err := d.dial(ctx, addr)
+	if err != nil && left > 0 {
+		time.Sleep(d.delay)
+		return d.redial(ctx, addr, left-1)
+	}
+	return conn, err
+}
+
+// warmAsync starts the retry in the background and returns at once.
+func (d *Dialer) warmAsync(ctx context.Context, addr string) error {
+	go d.retryWarm(ctx, addr)
+	return nil
+}
+
+// retryWarm's attempts start another retryWarm only in a goroutine: it
+// runs beside the attempt, not inside it. Quiet.
+func (d *Dialer) retryWarm(ctx context.Context, addr string) {
+	for attempt := 0; attempt < 3; attempt++ {
+		if err := d.warmAsync(ctx, addr); err == nil {
+			conn, err := d.dial(ctx, addr)
+			if err == nil {
+				conn.Close()
+				return
+			}
+		}
+		time.Sleep(d.delay)
+	}
+}
+
+// probe logs the retry's failure and goes on.
+func (d *Dialer) probe(ctx context.Context, addr string) error {
+	if _, err := d.retryProbe(ctx, addr); err != nil {
+		log.Printf("probe: %v", err)
+	}
+	_, err := d.dial(ctx, addr)
+	return err
+}
+
+// retryProbe's operation reaches retryProbe again, but drops its error:
+// the nested retry's failure does not make this one go round. Quiet.
+func (d *Dialer) retryProbe(ctx context.Context, addr string) (bool, error) {
+	var err error
+	for attempt := 0; attempt < 3; attempt++ {
+		if err = d.probe(ctx, addr); err == nil {
+			return true, nil
+		}
+		time.Sleep(d.delay)
+	}
+	return false, err
+}
