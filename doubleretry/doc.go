@@ -48,6 +48,13 @@
 // fetch that retries, logged and dropped by a mail sender under a queue's
 // retry). The same holds for a proxy route's retries of a handler.
 //
+// A retry loop or library call whose operation reaches the same layer
+// again on its failure path (connect falls back to retryConnect, whose
+// loop calls connect) is reported as a re-entry (category reentry): each
+// failed attempt starts a whole new retry before the first one waits, so
+// attempts multiply with every level and nothing bounds the depth. A
+// retry by recursion, a goroutine and a dropped failure are no re-entry.
+//
 // A call through an interface is followed to the implementations the
 // package can see that reach a retry layer: methods of its own types, of
 // dependencies' types whose facts it is handed, and those the interface's
