@@ -483,22 +483,7 @@ func (ck *checker) check(d *decision) {
 	slices.SortStableFunc(atoms, func(a, b *atom) int { return int(a.pos) - int(b.pos) })
 
 	// 1. Enumerated 5xx.
-	var listed []int
-	var first *atom
-	for _, c := range universe {
-		if c < 500 || isGRPC(c) || !d.retried[c] {
-			continue
-		}
-		for _, a := range atoms {
-			if a.lists(c) {
-				listed = append(listed, c)
-				if first == nil || a.pos < first.pos {
-					first = a
-				}
-				break
-			}
-		}
-	}
+	listed, first := namedBy(universe, func(c int) bool { return c >= 500 && !isGRPC(c) && d.retried[c] }, atoms, false)
 	// One 5xx code is a choice (503 alone: "come back later"), not an
 	// enumeration of a range that misses its other members.
 	if len(listed) > 1 {
@@ -537,24 +522,9 @@ func (ck *checker) check(d *decision) {
 	}
 
 	// 2. Permanent codes retried.
-	var perm []int
-	var pa *atom
-	for _, c := range permanent {
-		// A permanent code retried only after the error's code or message
-		// was read is a classified exception (a known race), not a blind retry.
-		if !d.retried[c] || !d.blind[c] {
-			continue
-		}
-		for _, a := range atoms {
-			if a.lists(c) || a.covers(c) {
-				perm = append(perm, c)
-				if pa == nil || a.pos < pa.pos {
-					pa = a
-				}
-				break
-			}
-		}
-	}
+	// A permanent code retried only after the error's code or message was
+	// read is a classified exception (a known race), not a blind retry.
+	perm, pa := namedBy(permanent, func(c int) bool { return d.retried[c] && d.blind[c] }, atoms, true)
 	if len(perm) > 0 {
 		each := eachAttempt(d.layer)
 		msg := fmt.Sprintf("retry decision retries %s%s: the same request fails the same way %s; give up on them",
@@ -593,6 +563,28 @@ func (ck *checker) check(d *decision) {
 			ck.report(qa, "429", msg, nil)
 		}
 	}
+}
+
+// namedBy returns the codes of cs that keep accepts and an atom lists
+// (or, with covered, covers: a range), with the first such atom.
+func namedBy(cs []int, keep func(int) bool, atoms []*atom, covered bool) ([]int, *atom) {
+	var out []int
+	var first *atom
+	for _, c := range cs {
+		if !keep(c) {
+			continue
+		}
+		for _, a := range atoms {
+			if a.lists(c) || covered && a.covers(c) {
+				out = append(out, c)
+				if first == nil || a.pos < first.pos {
+					first = a
+				}
+				break
+			}
+		}
+	}
+	return out, first
 }
 
 func viaText(a *atom) string {

@@ -16,22 +16,7 @@ import (
 // one code given up on is a choice, and a retry that names none has no
 // classifier (noclassifier.go).
 func (ck *checker) stopList(d *decision, atoms []*atom) {
-	var named []int
-	var at *atom
-	for _, c := range permanent {
-		if isGRPC(c) || !d.stopped[c] || d.retried[c] {
-			continue
-		}
-		for _, a := range atoms {
-			if a.lists(c) {
-				named = append(named, c)
-				if at == nil || a.pos < at.pos {
-					at = a
-				}
-				break
-			}
-		}
-	}
+	named, at := namedBy(permanent, func(c int) bool { return !isGRPC(c) && d.stopped[c] && !d.retried[c] }, atoms, false)
 	// As for 5xx, it takes two codes to make an enumeration: one
 	// permanent code given up on (400 alone, 404 alone: gone) is a
 	// choice, not a list of the range with holes.
