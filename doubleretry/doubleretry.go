@@ -66,12 +66,11 @@ func run(pass *analysis.Pass) (any, error) {
 			// "unknown × unknown" about the helper; say nothing.
 			continue
 		}
-		reached := c.retried(l)
-		if c.reentry(l, reached) { // reentry.go
+		if c.reentry(l) { // reentry.go
 			reported[l.Pos] = true
 			continue
 		}
-		chains := nested(retrymodel.Shorten(pass.Fset, l.Pos), reached)
+		chains := nested(retrymodel.Shorten(pass.Fset, l.Pos), c.retried(l))
 		if len(chains) == 0 {
 			continue
 		}

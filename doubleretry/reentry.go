@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/types/typeutil"
 
 	"github.com/retryvet/retryvet/internal/retrymodel"
 )
@@ -18,9 +19,19 @@ import (
 // overflow). A retry by recursion (the function calling itself as its
 // retry) is its own mechanism, not a re-entry, and is not a Loop or
 // Library layer. Reported once, at the layer, with the path back.
-func (c *checker) reentry(l *retrymodel.Layer, chains []retrymodel.Chain) bool {
-	if l.Kind != retrymodel.Loop && l.Kind != retrymodel.Library {
+func (c *checker) reentry(l *retrymodel.Layer) bool {
+	if l.Kind != retrymodel.Loop && l.Kind != retrymodel.Library || l.Body == nil {
 		return false
+	}
+	// The way back starts at a call of a function, not of an interface
+	// method: t.next.RoundTrip(req) in a RoundTrip that retries reaches
+	// the package's own RoundTrip only because it is the one
+	// implementation the package declares; a decorator wraps another.
+	var chains []retrymodel.Chain
+	for _, op := range c.res.RetriedCalls(l) {
+		if typeutil.StaticCallee(c.pass.TypesInfo, op) != nil {
+			chains = append(chains, c.res.CallChains(op)...)
+		}
 	}
 	self := retrymodel.Shorten(c.pass.Fset, l.Pos)
 	for _, ch := range chains {

@@ -9,6 +9,7 @@ import (
 	"errors"
 	"log"
 	"net"
+	"net/http"
 	"time"
 )
 
@@ -95,4 +96,26 @@ func (d *Dialer) retryProbe(ctx context.Context, addr string) (bool, error) {
 		time.Sleep(d.delay)
 	}
 	return false, err
+}
+
+// RetryTransport retries the transport it wraps; it is the package's one
+// http.RoundTripper, so the call of the wrapped one resolves to it, but a
+// decorator wraps another transport: no re-entry (the bodies it re-sends
+// are the consumed-body check's).
+type RetryTransport struct {
+	Next  http.RoundTripper
+	Tries int
+}
+
+func (t *RetryTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	var resp *http.Response
+	var err error
+	for n := 0; n < t.Tries; n++ {
+		resp, err = t.Next.RoundTrip(req) // want `the request handed to reentry.\(\*RetryTransport\).RoundTrip \(a RoundTripper: its client's every request, POST and PUT bodies too\) is sent again`
+		if err == nil && resp.StatusCode < 500 {
+			return resp, nil
+		}
+		time.Sleep(time.Second)
+	}
+	return resp, err
 }
