@@ -298,7 +298,7 @@ func (w *walker) stmt(s ast.Stmt, st pathState) []flow {
 		if call, ok := s.X.(*ast.CallExpr); ok && w.ck.changesRequest(call) {
 			st.changes = true
 		}
-		if call, ok := s.X.(*ast.CallExpr); ok && w.mode == modeErrOp && w.ck.endsRetry(call) {
+		if call, ok := s.X.(*ast.CallExpr); ok && w.mode == modeErrOp && retrymodel.EndsRetry(w.ck.info, call) {
 			st.final = true
 		}
 		if call, ok := s.X.(*ast.CallExpr); ok && w.ck.noReturn(call) {
@@ -1217,14 +1217,6 @@ func (ck *checker) isMarker(e ast.Expr, m mode) bool {
 		return path == "github.com/sethvargo/go-retry" && fn.Name() == "RetryableError"
 	}
 	return false
-}
-
-// endsRetry reports a statement that makes the error the operation
-// returns next final: roko's (*Retrier).Break.
-func (ck *checker) endsRetry(call *ast.CallExpr) bool {
-	fn, _ := typeutil.Callee(ck.info, call).(*types.Func)
-	return fn != nil && fn.Pkg() != nil && fn.Pkg().Path() == "github.com/buildkite/roko" &&
-		fn.Name() == "Break" && retrymodel.RecvName(fn) == "Retrier"
 }
 
 // readsBodyShallow reports a condition that reads the error's code, type or

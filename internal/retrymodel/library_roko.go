@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"golang.org/x/tools/go/ast/astutil"
+	"golang.org/x/tools/go/types/typeutil"
 )
 
 // ---- github.com/buildkite/roko (v1.4.0) ----
@@ -60,7 +61,7 @@ func (p *callCtx) rokoLayer(call *ast.CallExpr, fn *types.Func) *Layer {
 	}
 	l := &Layer{Kind: Library, Name: "roko " + fn.Name()}
 	p.setOperation(l, cb)
-	breaks := func(c *ast.CallExpr) bool { return p.calleeIs(c, pkgRoko, "Retrier", "Break") }
+	breaks := func(c *ast.CallExpr) bool { return EndsRetry(p.info, c) }
 	if p.pollBody(l.Body, breaks, nil) {
 		return nil
 	}
@@ -193,4 +194,13 @@ func (p *callCtx) resolveRoko(e ast.Expr) rokoPolicy {
 		return rokoPolicy{} // NewRetrier panics: not a retrier that runs
 	}
 	return r
+}
+
+// EndsRetry reports a call, made in a retried operation, that makes the
+// error the operation returns next final: roko's (*Retrier).Break. The
+// library layer takes it for the classifier; retrystatus's walk, for a
+// give-up on the path that makes it.
+func EndsRetry(info *types.Info, call *ast.CallExpr) bool {
+	fn, _ := typeutil.Callee(info, call).(*types.Func)
+	return fn != nil && fn.Pkg() != nil && fn.Pkg().Path() == pkgRoko && fn.Name() == "Break" && RecvName(fn) == "Retrier"
 }
