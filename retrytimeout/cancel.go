@@ -241,6 +241,19 @@ func (c *checker) ownStatement(n ast.Node) *ast.ExprStmt {
 // `if ctx.Done() == nil`, the else-branch of `if ctx.Done() != nil`, or
 // after an `if ctx.Done() != nil { ...; continue }` that always leaves.
 func (c *checker) doneNilOnly(n ast.Node, ctx *types.Var) bool {
+	test := func(ifs *ast.IfStmt) (body, els bool) {
+		isNil, ok := c.doneNilTest(ifs, ctx)
+		return ok && isNil, ok && !isNil
+	}
+	return c.onlyWhere(n, test, true)
+}
+
+// onlyWhere reports whether n runs, in its function, only inside a branch
+// test says holds: the body of an if whose body it names, the else of
+// one whose else it names; with after, also below an if without an else
+// whose body always leaves and whose else test names (the code after it
+// is that else).
+func (c *checker) onlyWhere(n ast.Node, test func(*ast.IfStmt) (body, els bool), after bool) bool {
 	path := c.enclosingPath(n)
 	for i := 1; i < len(path); i++ {
 		child := path[i-1]
@@ -248,18 +261,20 @@ func (c *checker) doneNilOnly(n ast.Node, ctx *types.Var) bool {
 		case *ast.FuncLit, *ast.FuncDecl:
 			return false
 		case *ast.IfStmt:
-			if isNil, ok := c.doneNilTest(p, ctx); ok {
-				if child == p.Body && isNil || child == p.Else && !isNil {
-					return true
-				}
+			body, els := test(p)
+			if child == p.Body && body || child == p.Else && els {
+				return true
 			}
 		case *ast.BlockStmt:
+			if !after {
+				continue
+			}
 			for _, st := range p.List {
 				if st == child {
 					break
 				}
 				if ifs, ok := st.(*ast.IfStmt); ok && ifs.Else == nil && leaves(ifs.Body) {
-					if isNil, ok := c.doneNilTest(ifs, ctx); ok && !isNil {
+					if _, els := test(ifs); els {
 						return true
 					}
 				}
@@ -429,18 +444,9 @@ func (c *checker) enclosingPath(n ast.Node) []ast.Node {
 // runs on (a cleanup or rollback on it, expiredctx's), and binding the wait
 // to it would end that cleanup at once.
 func (c *checker) errSetOnly(n ast.Node) bool {
-	path := c.enclosingPath(n)
-	for i := 1; i < len(path); i++ {
-		child := path[i-1]
-		switch p := path[i].(type) {
-		case *ast.FuncLit, *ast.FuncDecl:
-			return false
-		case *ast.IfStmt:
-			live := c.res.WhileLive(p.Cond)
-			if child == p.Body && live == retrymodel.No || child == p.Else && live == retrymodel.Yes {
-				return true
-			}
-		}
+	test := func(ifs *ast.IfStmt) (body, els bool) {
+		live := c.res.WhileLive(ifs.Cond)
+		return live == retrymodel.No, live == retrymodel.Yes
 	}
-	return false
+	return c.onlyWhere(n, test, false)
 }
