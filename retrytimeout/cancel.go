@@ -128,8 +128,11 @@ func cancelLag(l *retrymodel.Layer) string {
 		text, _ := shownWaits(l)
 		return fmt.Sprintf(" (waits %s)", text)
 	}
-	if ws := l.Policy.DefaultWaits; len(ws) > 0 {
-		return lag("by default waits ", ws)
+	if text, longest, more := shownDefaultWaits(l); text != "" {
+		if more || l.Policy.DefaultSpread {
+			return fmt.Sprintf(" (by default waits %s: a cancel is seen only when the wait ends, %s or more later at worst)", text, fmtDur(longest))
+		}
+		return fmt.Sprintf(" (by default waits %s: a cancel is seen only when the wait ends, up to %s later)", text, fmtDur(longest))
 	}
 	return ""
 }

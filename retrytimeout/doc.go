@@ -60,7 +60,14 @@
 // clients the server sent no hint (2.4s, 4.8s, ... when the server sends
 // no Retry-After); a delay set at construction and never changed by the
 // loop is reported as the same wait before every attempt, also when the
-// attempt count is a field.
+// attempt count is a field. A wait computed by a function the client keeps
+// in a field (time.Sleep(c.backoffFunc(retries))) is judged by the
+// function the package's constructor gives that field (backoffFunc:
+// ExponentialBackoff(2, 500*time.Millisecond), a factory of the package
+// returning a literal, or a literal), when it is the only default: the
+// finding is at that default and says the caller may replace it; two
+// constructors with different defaults, or only the caller's function,
+// fold nothing.
 //
 // retry-after ignored: a retry that retries a 429 or 503 read from an
 // *http.Response, a retryablehttp response, or an SDK error that carries

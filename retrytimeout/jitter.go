@@ -19,7 +19,16 @@ func (c *checker) noJitter(l *retrymodel.Layer) {
 	if pol.ConflictOnly.IsValid() {
 		return // a conflict retry spreads no crowd of failed clients
 	}
-	if pol.Jitter == retrymodel.Unknown && len(pol.Waits) == 0 {
+	// The waits a func field computes by default (a constructor's
+	// backoffFunc: ExponentialBackoff(2, 500ms)), when nothing else folds:
+	// the schedule every client the package's constructor builds runs,
+	// unless its caller hands it another function.
+	byDefault := len(pol.Waits) == 0 && pol.DefaultFuncAt.IsValid() && !pol.DefaultSpread && len(pol.DefaultWaits) > 0
+	if byDefault {
+		if pol.Jitter == retrymodel.Yes {
+			return
+		}
+	} else if pol.Jitter == retrymodel.Unknown && len(pol.Waits) == 0 {
 		// Waits folded from production values are a fixed function of
 		// the attempt: no random part.
 		if _, ok := c.prodWaits(l); !ok {
@@ -74,6 +83,9 @@ func (c *checker) noJitter(l *retrymodel.Layer) {
 			}
 		}
 	}
+	if len(ws) == 0 && fixed == "" && byDefault {
+		ws, known = pol.DefaultWaits, true
+	}
 	if len(ws) == 0 && fixed == "" {
 		if ws, known = c.prodWaits(l); !known {
 			return // no wait between attempts, or waits not known to be positive
@@ -108,6 +120,9 @@ func (c *checker) noJitter(l *retrymodel.Layer) {
 		return
 	}
 	pos := pol.JitterPos
+	if byDefault {
+		pos = pol.DefaultFuncAt // where the default is set: the place to change it
+	}
 	if !pos.IsValid() {
 		pos = c.waitPos(l)
 	}
@@ -120,6 +135,9 @@ func (c *checker) noJitter(l *retrymodel.Layer) {
 	}
 	what := "waits " + list
 	switch {
+	case byDefault:
+		list, _, _ = shownDefaultWaits(l)
+		what = fmt.Sprintf("waits %s by default (the function set at %s, which the caller may replace)", list, c.short(pol.DefaultFuncAt))
 	case hintless:
 		list = waitList(ws)
 		if n, ok := l.Attempts(); ok && int64(len(ws)) > n-1 {

@@ -6,6 +6,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -291,6 +292,27 @@ func shownWaits(l *retrymodel.Layer) (text string, prefix bool) {
 		text += ", ..."
 	}
 	return text, prefix
+}
+
+// shownDefaultWaits renders the waits a layer makes by default
+// (Policy.DefaultWaits) as shownWaits renders its waits: up to attempts-1
+// when the count is known, otherwise the first few and "...". longest is the
+// longest wait listed; prefix says there are more.
+func shownDefaultWaits(l *retrymodel.Layer) (text string, longest time.Duration, prefix bool) {
+	ws := l.Policy.DefaultWaits
+	if n, counted := l.Attempts(); counted && int64(len(ws)) > n-1 {
+		ws = ws[:max(n-1, 0)]
+	} else if l.Policy.DefaultMore {
+		ws, prefix = ws[:min(len(ws), 3)], true
+	}
+	if len(ws) == 0 {
+		return "", 0, false
+	}
+	text = waitList(ws)
+	if prefix {
+		text += ", ..."
+	}
+	return text, slices.Max(ws), prefix
 }
 
 // fmtDur prints a duration for a message: as durconst does, rounded to

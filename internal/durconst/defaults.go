@@ -247,3 +247,13 @@ func (f *Folder) flagCall(call *ast.CallExpr, bound bool) (string, ast.Expr, boo
 	}
 	return constant.StringVal(nameV), call.Args[first+off+1], true
 }
+
+// FieldValues returns every value the package gives the struct field fld
+// (composite literals and assignments; nil for one it cannot see).
+func (f *Folder) FieldValues(fld *types.Var) []ast.Expr {
+	if f == nil || fld == nil {
+		return nil
+	}
+	f.index()
+	return f.fields[fieldKey{nil, fld}]
+}

@@ -162,7 +162,10 @@ type pkgCtx struct {
 	// atLeast is set by eval when a value it folded is a lower bound (a
 	// wait raised above its schedule by Retry-After).
 	atLeast bool
-	hint    *hintState // set while the schedule without Retry-After is folded (hintless.go)
+	// defaultAt is set by eval when a value it folded is the default a
+	// func field is given there (fieldfunc.go), in the defaults pass.
+	defaultAt token.Pos
+	hint      *hintState // set while the schedule without Retry-After is folded (hintless.go)
 	// shortened and prodFold: package variables tests reassign, and a
 	// folder of the production files (prodwaits.go).
 	shortened map[*types.Var]bool

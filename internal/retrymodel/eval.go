@@ -30,6 +30,11 @@ func (p *pkgCtx) eval(e ast.Expr, bind env, depth int) (constant.Value, bool) {
 		return tv.Value, true
 	}
 	switch e := e.(type) {
+	case *ast.BasicLit:
+		// A literal the model wrote itself (growingVars' n+1).
+		if c := constant.MakeFromLiteral(e.Value, e.Kind, 0); c.Kind() != constant.Unknown {
+			return c, true
+		}
 	case *ast.Ident:
 		if v, ok := p.info.Uses[e].(*types.Var); ok {
 			if c, ok := bind[v]; ok {
@@ -117,7 +122,7 @@ func (p *pkgCtx) eval(e ast.Expr, bind env, depth int) (constant.Value, bool) {
 		}
 		fn := typeutil.StaticCallee(p.info, e)
 		if fn == nil {
-			return nil, false
+			return p.fieldFuncDefault(e, bind, depth) // fieldfunc.go
 		}
 		if fn.Pkg() != nil && fn.Pkg().Path() == "math" && len(e.Args) == 2 {
 			x, ok1 := p.eval(e.Args[0], bind, depth+1)

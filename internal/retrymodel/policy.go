@@ -40,16 +40,19 @@ func (c *counter) at(k int64) int64 {
 // defaultWaits folds the loop's attempts and waits a second time with the
 // package's defaults for exported config fields (durconst Folder.Defaults):
 // the schedule a client built by the package's own constructor runs.
-func (p *pkgCtx) defaultWaits(n ast.Node, body *ast.BlockStmt, cond ast.Expr, s *loopShape, wait *waitSite, waitFirst bool) []time.Duration {
-	p.fold.Defaults = true
-	defer func() { p.fold.Defaults = false }()
+// A func field's default (fieldfunc.go) is folded here too; at is where
+// it is set, spread says the default waits have a random part, and more
+// that the attempts have no bound even by default (ws is the first few).
+func (p *pkgCtx) defaultWaits(n ast.Node, body *ast.BlockStmt, cond ast.Expr, s *loopShape, wait *waitSite, waitFirst bool) (ws []time.Duration, at token.Pos, spread, more bool) {
+	p.fold.Defaults, p.defaultAt = true, token.NoPos
+	defer func() { p.fold.Defaults, p.defaultAt = false, token.NoPos }()
 	var pol Policy
 	ctr := p.attempts(&pol, n, body, cond, s)
 	p.schedule(&pol, wait, body, ctr, waitFirst)
 	if !pol.WaitsKnown {
-		return nil
+		return nil, token.NoPos, false, false
 	}
-	return pol.Waits
+	return pol.Waits, p.defaultAt, pol.WaitsUpTo != nil, !(pol.Attempts.Known && pol.Attempts.N > 0)
 }
 
 // loopPolicy fills l.Policy for a hand-rolled loop, goto loop or recursion.
@@ -86,7 +89,7 @@ func (p *pkgCtx) loopPolicy(l *Layer, n ast.Node, body *ast.BlockStmt, cond ast.
 			pol.Jitter = No
 		}
 		if !pol.WaitsKnown {
-			pol.DefaultWaits = p.defaultWaits(n, body, cond, s, wait, waitFirst)
+			pol.DefaultWaits, pol.DefaultFuncAt, pol.DefaultSpread, pol.DefaultMore = p.defaultWaits(n, body, cond, s, wait, waitFirst)
 		}
 	} else if bt := tickerWait(waits); bt != nil {
 		// A backoff.Ticker: the schedule is the backoff's.
@@ -726,10 +729,33 @@ type growth struct {
 }
 
 // growingVars finds variables declared outside the body that the body
-// updates from themselves: d *= 2, d = d * 2, d = min(d*2, max), d += step.
+// updates from themselves: d *= 2, d = d * 2, d = min(d*2, max), d += step,
+// and a count n++ that no header or bound steps (an unbounded loop's
+// retries counter, which the wait may read).
 func (p *pkgCtx) growingVars(body *ast.BlockStmt) map[*types.Var]growth {
 	out := make(map[*types.Var]growth)
 	p.inspectRegion(body, func(n ast.Node) bool {
+		if inc, ok := n.(*ast.IncDecStmt); ok {
+			id, ok := astutil.Unparen(inc.X).(*ast.Ident)
+			if !ok {
+				return true
+			}
+			v := p.identVar(id)
+			if v == nil || (body.Pos() <= v.Pos() && v.Pos() < body.End()) || !isIntegral(v.Type()) {
+				return true
+			}
+			op := token.ADD
+			if inc.Tok == token.DEC {
+				op = token.SUB
+			}
+			expr := &ast.BinaryExpr{X: id, Op: op, Y: &ast.BasicLit{Kind: token.INT, Value: "1", ValuePos: inc.TokPos}, OpPos: inc.TokPos}
+			if p.synth == nil {
+				p.synth = make(map[ast.Expr]types.Type)
+			}
+			p.synth[expr] = v.Type()
+			out[v] = growth{expr: expr, pos: inc.Pos()}
+			return true
+		}
 		as, ok := n.(*ast.AssignStmt)
 		if !ok || len(as.Lhs) != 1 || len(as.Rhs) != 1 {
 			return true

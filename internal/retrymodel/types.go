@@ -149,6 +149,14 @@ type Policy struct {
 	// caller may replace), when Waits are not known without them; nil
 	// otherwise.
 	DefaultWaits []time.Duration
+	// DefaultFuncAt is where the default of a func field that computes
+	// the wait is set (a constructor's backoffFunc: ExponentialBackoff(2,
+	// 500ms)), when DefaultWaits come from it; DefaultSpread says the
+	// default waits have a random part; DefaultMore that the attempts
+	// have no bound even by default, so DefaultWaits are the first few.
+	DefaultFuncAt token.Pos
+	DefaultSpread bool
+	DefaultMore   bool
 	// FixedWait names the field or variable every wait of a loop waits
 	// when its value is not known statically but the loop never changes
 	// it (a delay set at construction): "" otherwise.
