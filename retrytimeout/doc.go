@@ -3,7 +3,7 @@
 //
 // # Analyzer retrytimeout
 //
-// retrytimeout: attempt-only retries, no jitter, Retry-After ignored, uncancellable waits, per-attempt timeouts below p99 or that end the retry, context errors retried, schedules longer than their budget, total timeouts on streaming calls, and waits that never happen (a break that leaves only the select, an exponential wait that wraps, a zero timeout)
+// retrytimeout: attempt-only retries, counts never stepped, no jitter, Retry-After ignored, uncancellable waits, per-attempt timeouts below p99 or that end the retry, context errors retried, schedules longer than their budget, total timeouts on streaming calls, and waits that never happen (a break that leaves only the select, an exponential wait that wraps, a zero timeout)
 //
 // Four attempts with exponential backoff can take fifteen seconds while
 // the request that started them had ten; without jitter every client that
@@ -39,6 +39,17 @@
 // package variable that a _test.go file reassigns (retryDelay = 0 in a
 // test) are judged at the variable's declared value: what a test assigns
 // never changes a verdict on production code.
+//
+// count never stepped (category still-counter): a retry loop whose for
+// clause tests a local count against a constant (for retries < 5) that the
+// function never changes after declaring it (no ++, no assignment, no
+// address taken): the test reads as a bound but never ends the loop, which
+// goes round for as long as the operation fails. The model reads such a
+// loop's attempts as if the test were absent (unbounded, unless the body
+// bounds it otherwise), so no other finding quotes the false bound. Quiet
+// when the count is stepped anywhere in the function (in the body, in the
+// clause, through a pointer handed to a helper) or when the bound is a
+// variable the loop changes.
 //
 // no jitter: the waits are a fixed function of the attempt (constant,
 // 1<<i, base*factor^i) with no random part, or a library is configured

@@ -99,6 +99,7 @@ func (c *checker) checkLayer(l *retrymodel.Layer) {
 	if !c.uncancellableWait(l, attemptOnly) && attemptOnly != "" {
 		c.report(l.Pos, "attempt-only", "attempt-only retry: "+attemptOnly+"; "+attemptOnlyAdvice, nil)
 	}
+	c.stillCounter(l) // stillcounter.go
 	c.noJitter(l)
 	c.retryAfterIgnored(l)
 	c.perAttemptBelowP99(l)

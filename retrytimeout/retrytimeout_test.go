@@ -138,6 +138,13 @@ func TestDefaults(t *testing.T) {
 	analysistest.Run(t, testdata(t), retrytimeout.Analyzer, "./defaults")
 }
 
+// TestStillCounter: a for clause that tests a count the function never
+// changes bounds nothing; a count stepped in the body, in the clause or
+// through a pointer, and a bound the loop lowers, are quiet.
+func TestStillCounter(t *testing.T) {
+	analysistest.Run(t, testdata(t), retrytimeout.Analyzer, "./stillcounter")
+}
+
 // TestPostAttempt: a retry whose attempts are the for clause's init and
 // post statements is read like the loop written out; pagination and a
 // read loop in the same form, which go round on success, are quiet.

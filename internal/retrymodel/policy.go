@@ -302,7 +302,24 @@ func (p *pkgCtx) headerCounter(pol *Policy, f *ast.ForStmt) (*counter, bool) {
 	if v == nil {
 		return nil, false
 	}
+	// A count the function never changes after declaring it (retries :=
+	// 0; for retries < 5 { ... } with no retries++) does not bound the
+	// loop: only a break or a return ends it. The bound is read from the
+	// body instead, and the test is kept for the finding.
+	if def, _ := p.localDef(v, true, true); def != nil && !within(def, f) {
+		if _, ok := p.fold.Int(bound); ok && isIntegral(v.Type()) {
+			pol.StillCounter = cmp
+			return nil, false
+		}
+	}
 	c := &counter{v: v, inHeader: true, down: p.stepsDown(f.Post, v)}
+	if f.Post == nil || !p.mentions(f.Post, func(w *types.Var) bool { return w == v }) {
+		// for retries < n { ...; retries++; wait } steps in the body: a
+		// wait after the step sees the count of the next attempt.
+		if step, down := p.stepOf(v, f.Body); step.IsValid() {
+			c.inHeader, c.stepPos, c.down = false, step, down
+		}
+	}
 	c.start, c.startOK = p.initialValue(v, f.Init)
 	pol.Attempts = Value{Set: true, Pos: bound.Pos()}
 	if n, ok := p.fold.Int(bound); ok && c.startOK {

@@ -204,6 +204,11 @@ type Policy struct {
 	// Codes is a classifier given as data (library_data.go): the status
 	// codes an option retries (RetryOnStatus: []int{502, 503}). Nil else.
 	Codes *CodeSet
+	// StillCounter is a for clause's count test (retries < 5) whose
+	// variable the function never changes after declaring it: the loop
+	// does not end on it (Attempts is read as if it were absent). Nil
+	// otherwise.
+	StillCounter *ast.BinaryExpr
 	// ConflictOnly is the classifier's conflict test when the layer
 	// retries only conflicts (409, IsConflict, codes.Aborted, 40001) and
 	// stops on every other failure (conflict.go); NoPos otherwise.
