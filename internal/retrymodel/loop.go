@@ -164,6 +164,9 @@ func (p *pkgCtx) fallback(loop ast.Node, body *ast.BlockStmt) {
 // its waits: each turn tries another element (servers, endpoints), as a
 // range over xs would. A loop that reads its waits from a slice
 // (time.Sleep(backoff[i]), d := pauses[i]) still repeats one operation.
+// The collection may be an object that counts its own elements and hands
+// out the i-th: i < typ.NumField() with typ.Field(i), i < l.Len() with
+// l.At(i) (the same receiver in the bound and the read).
 func (p *pkgCtx) walksCollection(f *ast.ForStmt, waits []waitSite) bool {
 	c, ok := astutil.Unparen(f.Cond).(*ast.BinaryExpr)
 	if !ok || c.Op != token.LSS && c.Op != token.LEQ {
@@ -171,7 +174,35 @@ func (p *pkgCtx) walksCollection(f *ast.ForStmt, waits []waitSite) bool {
 	}
 	i, ok := astutil.Unparen(c.X).(*ast.Ident)
 	call, isCall := astutil.Unparen(c.Y).(*ast.CallExpr)
-	if !ok || !isCall || len(call.Args) != 1 || p.identVar(i) == nil {
+	if !ok || !isCall || p.identVar(i) == nil {
+		return false
+	}
+	inWait := func(n ast.Node) bool {
+		return slices.ContainsFunc(waits, func(w waitSite) bool { return w.node.Pos() <= n.Pos() && n.End() <= w.node.End() })
+	}
+	isI := func(e ast.Expr) bool {
+		id, ok := astutil.Unparen(e).(*ast.Ident)
+		return ok && p.identVar(id) == p.identVar(i)
+	}
+	// i < obj.Count(): the body reads obj.Elem(i).
+	if sel, ok := astutil.Unparen(call.Fun).(*ast.SelectorExpr); ok && len(call.Args) == 0 {
+		if sig, ok := p.info.TypeOf(call.Fun).(*types.Signature); !ok || sig.Results().Len() != 1 || !isIntegral(sig.Results().At(0).Type()) {
+			return false
+		}
+		if p.info.Selections[sel] == nil {
+			return false // a package function, not a method of the collection
+		}
+		obj := types.ExprString(sel.X)
+		return contains(f.Body, func(n ast.Node) bool {
+			rc, ok := n.(*ast.CallExpr)
+			if !ok || inWait(rc) {
+				return false
+			}
+			rs, ok := astutil.Unparen(rc.Fun).(*ast.SelectorExpr)
+			return ok && rs != sel && types.ExprString(rs.X) == obj && slices.ContainsFunc(rc.Args, isI)
+		})
+	}
+	if len(call.Args) != 1 {
 		return false
 	}
 	fun, ok := astutil.Unparen(call.Fun).(*ast.Ident)
@@ -191,16 +222,9 @@ func (p *pkgCtx) walksCollection(f *ast.ForStmt, waits []waitSite) bool {
 		return false
 	}
 	coll := types.ExprString(call.Args[0])
-	inWait := func(n ast.Node) bool {
-		return slices.ContainsFunc(waits, func(w waitSite) bool { return w.node.Pos() <= n.Pos() && n.End() <= w.node.End() })
-	}
 	return contains(f.Body, func(n ast.Node) bool {
 		ix, ok := n.(*ast.IndexExpr)
-		if !ok || types.ExprString(ix.X) != coll || inWait(ix) {
-			return false
-		}
-		id, ok := astutil.Unparen(ix.Index).(*ast.Ident)
-		return ok && p.identVar(id) == p.identVar(i)
+		return ok && types.ExprString(ix.X) == coll && !inWait(ix) && isI(ix.Index)
 	})
 }
 

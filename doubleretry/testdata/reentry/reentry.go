@@ -10,6 +10,7 @@ import (
 	"log"
 	"net"
 	"net/http"
+	"reflect"
 	"time"
 )
 
@@ -118,4 +119,26 @@ func (t *RetryTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 		time.Sleep(time.Second)
 	}
 	return resp, err
+}
+
+// FindState walks a struct's fields by index, recursing into nested
+// structs until one answers: the count bounds a walk over the fields
+// (typ.NumField, typ.Field(i)), not attempts, and the recursion is a
+// search: no retry, no re-entry.
+func FindState(v interface{}) (string, error) {
+	val := reflect.ValueOf(v)
+	typ := val.Type()
+	for i := 0; i < typ.NumField(); i++ {
+		sf := typ.Field(i)
+		sv := val.Field(i)
+		if sv.Kind() == reflect.Struct {
+			if s, err := FindState(sv.Interface()); err == nil {
+				return s, nil
+			}
+		}
+		if sf.Name == "State" {
+			return sv.String(), nil
+		}
+	}
+	return "", errors.New("no state field")
 }
