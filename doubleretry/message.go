@@ -10,6 +10,7 @@ import (
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/types/typeutil"
 
+	"github.com/retryvet/retryvet/internal/durconst"
 	"github.com/retryvet/retryvet/internal/retrymodel"
 )
 
@@ -89,6 +90,9 @@ func (c *checker) info(l *retrymodel.Layer) retrymodel.LayerInfo {
 	if a := l.Policy.Attempts; a.Known {
 		li.Attempts, li.AttemptsKnown, li.Unbounded = a.N, a.N > 0, a.N == 0
 	}
+	if v := l.Policy.MaxElapsed; v.Known {
+		li.MaxElapsed = v.D
+	}
 	if l.ClientPos.IsValid() {
 		li.ClientPosn = retrymodel.Shorten(c.pass.Fset, l.ClientPos)
 	} else {
@@ -109,10 +113,22 @@ func attemptsParen(li retrymodel.LayerInfo) string {
 		return fmt.Sprintf(" (%d attempts, default assumed)", li.Attempts)
 	case li.AttemptsKnown:
 		return fmt.Sprintf(" (%d attempts)", li.Attempts)
+	case li.Unbounded && li.MaxElapsed > 0:
+		return " (unbounded attempts within " + durconst.Format(li.MaxElapsed) + ")"
 	case li.Unbounded:
 		return " (unbounded attempts)"
 	}
 	return ""
+}
+
+// unboundedText says how far an unbounded layer goes: without a bound on
+// its count, but within its own time limit when it has one (backoff's
+// MaxElapsedTime, a timeout on the context it retries on).
+func unboundedText(li retrymodel.LayerInfo) string {
+	if li.MaxElapsed > 0 {
+		return "unbounded within " + durconst.Format(li.MaxElapsed)
+	}
+	return "unbounded"
 }
 
 // describe names an inner layer: a retry loop or library with its attempts,
@@ -148,6 +164,8 @@ func (c *checker) describe(li retrymodel.LayerInfo, via []string) string {
 		if li.ClientPosn != "" {
 			fmt.Fprintf(&b, " (client built at %s)", li.ClientPosn)
 		}
+	case li.Unbounded && li.MaxElapsed > 0:
+		fmt.Fprintf(&b, ", which retries without a bound on the count for up to %s", durconst.Format(li.MaxElapsed))
 	case li.Unbounded:
 		b.WriteString(", which retries without a bound")
 	default:
@@ -195,7 +213,7 @@ func product(outer retrymodel.LayerInfo, inner []retrymodel.LayerInfo) string {
 			factors = append(factors, fmt.Sprint(li.Attempts))
 		case li.Unbounded:
 			known = false
-			factors = append(factors, "unbounded")
+			factors = append(factors, unboundedText(li))
 		default:
 			known = false
 			factors = append(factors, "unknown")
@@ -208,7 +226,7 @@ func product(outer retrymodel.LayerInfo, inner []retrymodel.LayerInfo) string {
 		// Only the outer layer's count is open.
 		how := "not known"
 		if outer.Unbounded {
-			how = "unbounded"
+			how = unboundedText(outer)
 		}
 		return fmt.Sprintf("up to %d %s per attempt of this layer, whose attempts are %s", q, unit, how)
 	}

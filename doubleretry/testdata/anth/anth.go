@@ -86,7 +86,7 @@ func (a *Lean) Local() error {
 // AskForever: backoff.Retry with the library default (no attempt limit,
 // 15 minutes of elapsed time) around the SDK's own retries.
 func (a *Agent) AskForever(ctx context.Context, q string) error {
-	return backoff.Retry(func() error { // want `backoff.Retry \(unbounded attempts\) at anth/anth.go:89 wraps anthropic Messages.New at anth/anth.go:90, which retries 2 more times by default \(client built at anth/anth.go:28\): up to 3 requests per attempt of this layer, whose attempts are unbounded; pick one layer: option.WithMaxRetries\(0\) on the client, or drop this backoff.Retry`
+	return backoff.Retry(func() error { // want `backoff.Retry \(unbounded attempts within 15m\) at anth/anth.go:89 wraps anthropic Messages.New at anth/anth.go:90, which retries 2 more times by default \(client built at anth/anth.go:28\): up to 3 requests per attempt of this layer, whose attempts are unbounded within 15m; pick one layer: option.WithMaxRetries\(0\) on the client, or drop this backoff.Retry`
 		_, err := a.c.Messages.New(ctx, params(q))
 		return err
 	}, backoff.NewExponentialBackOff())
