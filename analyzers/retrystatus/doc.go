@@ -76,7 +76,12 @@
 //     500, 502, 503 or 504. A rate limit then ends the retry at once,
 //     though 429 is the code that most asks for a wait and another
 //     attempt. Quiet when some path retries 429 (an exhausted quota stops,
-//     a rate limit waits) and when no 5xx is retried.
+//     a rate limit waits) and when no 5xx is retried. A give-up that a
+//     setting joins to the status test (if cfg.DropRateLimited && code ==
+//     429 { return }: a field reached from the receiver or a parameter, or
+//     a bool parameter, that no attempt changes) is the setting's choice,
+//     not a blind one, for this finding and the other lists that count
+//     codes given up on without reading the error.
 //   - No classifier at all: a remote retry that retries every failure, so
 //     400, 401, 403 and 413 are sent again on every attempt. Either an SDK
 //     call (openai, anthropic, aws-sdk-go-v2; the SDK returns every 4xx as

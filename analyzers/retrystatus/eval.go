@@ -63,6 +63,13 @@ type pathState struct {
 	// final: the path told the library that the error it returns ends
 	// the retry (roko's r.Break()).
 	final bool
+	// gated: the path was taken because a setting said so as well as the
+	// status (if cfg.DropRateLimited && code == 429 { return }): a give-up
+	// there is the setting's choice, not the classifier's blindness.
+	// gateWhen says which branch of the condition just evaluated the
+	// setting gates (1: true, -1: false), as bodyWhen does.
+	gated    bool
+	gateWhen int8
 	// locals: bool variables assigned more than once, with the value the
 	// path gave them last (retry := code/100 == 5; ...; retry = true).
 	locals [4]local
@@ -230,7 +237,7 @@ func (w *walker) stmt(s ast.Stmt, st pathState) []flow {
 		return w.stmt(s.Stmt, st)
 	case *ast.IfStmt:
 		st = w.init(s.Init, st)
-		st.bodyWhen = 0
+		st.bodyWhen, st.gateWhen = 0, 0
 		v := w.cond(s.Cond, &st)
 		t, e := st, st
 		if v != vN {
@@ -242,7 +249,14 @@ func (w *walker) stmt(s ast.Stmt, st pathState) []flow {
 		case -1:
 			e.body = true
 		}
+		switch st.gateWhen {
+		case 1:
+			t.gated = true
+		case -1:
+			e.gated = true
+		}
 		t.bodyWhen, e.bodyWhen = 0, 0
+		t.gateWhen, e.gateWhen = 0, 0
 		var out []flow
 		if v == vN || v&vT != 0 {
 			out = append(out, w.stmts(s.Body.List, t)...)
@@ -559,7 +573,7 @@ func (w *walker) cond(e ast.Expr, st *pathState) val {
 	case *ast.UnaryExpr:
 		if e.Op == token.NOT {
 			v := vnot(w.cond(e.X, st))
-			st.bodyWhen = -st.bodyWhen
+			st.bodyWhen, st.gateWhen = -st.bodyWhen, -st.gateWhen
 			return v
 		}
 	case *ast.BinaryExpr:
@@ -579,6 +593,9 @@ func (w *walker) cond(e ast.Expr, st *pathState) val {
 			x, y := w.cond(e.X, st), w.cond(e.Y, st)
 			if e.Op == token.LOR {
 				return vor(x, y)
+			}
+			if w.mode == modeLoop && (x == vN && w.setting(e.X) && y != vN || y == vN && w.setting(e.Y) && x != vN) {
+				st.gateWhen = 1 // setting && status: the setting gates the true branch
 			}
 			return vand(x, y)
 		case token.EQL, token.NEQ, token.LSS, token.LEQ, token.GTR, token.GEQ:

@@ -451,7 +451,7 @@ func (ck *checker) walkDecision(l *retrymodel.Layer, body *ast.BlockStmt, m mode
 			}
 			if stop {
 				d.stopped[c] = true
-				if !f.st.body {
+				if !f.st.body && !f.st.gated {
 					d.stopBlind[c] = true
 				}
 			}

@@ -165,3 +165,59 @@ func Handler(w http.ResponseWriter, r *http.Request) {
 	}
 	w.WriteHeader(http.StatusServiceUnavailable)
 }
+
+type sender struct {
+	cfg struct{ DropRateLimited bool }
+}
+
+// Gated gives up on 429 only when its configuration asks to drop rate-limited
+// work (off by default: 429 is retried then): the setting's choice, quiet.
+func (s *sender) Gated(ctx context.Context, url string) error {
+	for attempt := 0; attempt < 4; attempt++ {
+		req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, nil)
+		if err != nil {
+			return err
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			time.Sleep(time.Second)
+			continue
+		}
+		resp.Body.Close()
+		if s.cfg.DropRateLimited && resp.StatusCode == http.StatusTooManyRequests {
+			return errors.New("dropped: rate limited")
+		}
+		if resp.StatusCode == http.StatusTooManyRequests || resp.StatusCode >= 500 {
+			time.Sleep(time.Second)
+			continue
+		}
+		return nil
+	}
+	return errors.New("gave up")
+}
+
+// PerAttempt joins the 429 test to a flag of the attempt's own answer, which
+// says nothing of a setting: reported.
+func PerAttempt(ctx context.Context, url string) error {
+	for attempt := 0; attempt < 4; attempt++ {
+		req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, nil)
+		if err != nil {
+			return err
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			time.Sleep(time.Second)
+			continue
+		}
+		resp.Body.Close()
+		if !resp.Close && resp.StatusCode == http.StatusTooManyRequests { // want `retry decision gives up on 429 \(too many requests\) but retries 500, 502, 503, 504`
+			return errors.New("rate limited")
+		}
+		if resp.StatusCode >= 500 {
+			time.Sleep(time.Second)
+			continue
+		}
+		return nil
+	}
+	return errors.New("gave up")
+}
