@@ -119,7 +119,7 @@ func (p *pkgCtx) funcFieldDefault(fld *types.Var, depth int) (*ast.FuncLit, env,
 			}
 			l, b = fl, inner
 		case *ast.Ident:
-			if pv, ok := p.info.Uses[x].(*types.Var); ok && p.isParam(pv) {
+			if pv, ok := p.info.Uses[x].(*types.Var); ok && isParamOf(p.info, pv, p.funcScope(x)) {
 				continue // the caller's function, handed in by an option
 			}
 			if p.info.Uses[x] == types.Universe.Lookup("nil") {
@@ -135,28 +135,4 @@ func (p *pkgCtx) funcFieldDefault(fld *types.Var, depth int) (*ast.FuncLit, env,
 		lit, outer, at = l, b, v.Pos()
 	}
 	return lit, outer, at, lit != nil
-}
-
-// isParam reports whether v is a parameter of a function of the package.
-func (p *pkgCtx) isParam(v *types.Var) bool {
-	if v.IsField() || v.Parent() == nil {
-		return false
-	}
-	for _, f := range p.pass.Files {
-		if f.Pos() <= v.Pos() && v.Pos() < f.End() {
-			path, _ := astutil.PathEnclosingInterval(f, v.Pos(), v.Pos())
-			for _, n := range path {
-				if fl, ok := n.(*ast.FieldList); ok {
-					for _, anc := range path {
-						switch t := anc.(type) {
-						case *ast.FuncType:
-							return t.Params == fl
-						}
-					}
-				}
-			}
-			return false
-		}
-	}
-	return false
 }
