@@ -55,6 +55,7 @@ type checker struct {
 	sums     map[ast.Node]*summary
 	used     map[*types.Func]bool // functions that decide a retry here
 	reported map[string]bool
+	fixed    map[*types.Var]bool // fixedVar's answers (setting.go)
 }
 
 func run(pass *analysis.Pass) (any, error) {

@@ -41,6 +41,18 @@ func (ck *checker) fixedVar(v *types.Var) bool {
 	if v.Pkg() == nil || v.IsField() {
 		return false
 	}
+	if f, ok := ck.fixed[v]; ok {
+		return f
+	}
+	if ck.fixed == nil {
+		ck.fixed = make(map[*types.Var]bool)
+	}
+	f := ck.fixedVarUncached(v)
+	ck.fixed[v] = f
+	return f
+}
+
+func (ck *checker) fixedVarUncached(v *types.Var) bool {
 	if v.Parent() == v.Pkg().Scope() {
 		return true
 	}
