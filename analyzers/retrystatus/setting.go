@@ -13,7 +13,11 @@ import (
 // loop itself assigns (resp.Close) changes with the attempt and is none.
 func (w *walker) setting(e ast.Expr) bool {
 	e = ast.Unparen(e)
-	if b, ok := w.ck.info.TypeOf(e).Underlying().(*types.Basic); !ok || b.Kind() != types.Bool {
+	t := w.ck.info.TypeOf(e)
+	if t == nil {
+		return false
+	}
+	if b, ok := t.Underlying().(*types.Basic); !ok || b.Kind() != types.Bool {
 		return false
 	}
 	for {
@@ -36,10 +40,14 @@ func (w *walker) setting(e ast.Expr) bool {
 }
 
 // fixedVar reports a package variable, or a parameter or receiver of a
-// function of the package that the function never assigns.
+// function of the package that nothing in the package assigns (the
+// model's index of writes: retrymodel.Result.Writes).
 func (ck *checker) fixedVar(v *types.Var) bool {
 	if v.Pkg() == nil || v.IsField() {
 		return false
+	}
+	if v.Parent() == v.Pkg().Scope() {
+		return true
 	}
 	if f, ok := ck.fixed[v]; ok {
 		return f
@@ -47,33 +55,14 @@ func (ck *checker) fixedVar(v *types.Var) bool {
 	if ck.fixed == nil {
 		ck.fixed = make(map[*types.Var]bool)
 	}
-	f := ck.fixedVarUncached(v)
+	f := false
+	for _, fd := range ck.decls {
+		if fd.Body != nil && fd.Pos() <= v.Pos() && v.Pos() < fd.Body.Pos() {
+			ws, ok := ck.res.Writes(v)
+			f = ok && len(ws) == 0
+			break
+		}
+	}
 	ck.fixed[v] = f
 	return f
-}
-
-func (ck *checker) fixedVarUncached(v *types.Var) bool {
-	if v.Parent() == v.Pkg().Scope() {
-		return true
-	}
-	for _, fd := range ck.decls {
-		if fd.Body == nil || v.Pos() < fd.Pos() || v.Pos() >= fd.Body.Pos() {
-			continue
-		}
-		assigned := false
-		ast.Inspect(fd.Body, func(n ast.Node) bool {
-			as, ok := n.(*ast.AssignStmt)
-			if !ok || assigned {
-				return !assigned
-			}
-			for _, l := range as.Lhs {
-				if id, ok := ast.Unparen(l).(*ast.Ident); ok && ck.info.Uses[id] == v {
-					assigned = true
-				}
-			}
-			return true
-		})
-		return !assigned
-	}
-	return false
 }
