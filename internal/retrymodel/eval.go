@@ -166,7 +166,11 @@ func (p *pkgCtx) eval(e ast.Expr, bind env, depth int) (constant.Value, bool) {
 // fold to (an argument that does not fold leaves its parameter unbound:
 // it may be unused); false for a variadic fn or a count that differs.
 func (p *pkgCtx) bindParams(fn *types.Func, args []ast.Expr, bind env, depth int) (env, bool) {
-	sig := fn.Type().(*types.Signature)
+	return p.bindSig(fn.Type().(*types.Signature), args, bind, depth)
+}
+
+// bindSig is bindParams for a signature: a function literal's.
+func (p *pkgCtx) bindSig(sig *types.Signature, args []ast.Expr, bind env, depth int) (env, bool) {
 	if sig.Variadic() || sig.Params().Len() != len(args) {
 		return nil, false
 	}

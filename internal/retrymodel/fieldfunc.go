@@ -37,36 +37,22 @@ func (p *pkgCtx) fieldFuncDefault(call *ast.CallExpr, bind env, depth int) (cons
 		return nil, false
 	}
 	lit, outer, at, ok := p.funcFieldDefault(fld, depth)
-	if !ok || len(lit.Type.Params.List) == 0 && len(call.Args) > 0 {
+	if !ok {
 		return nil, false
 	}
 	ret := singleReturn(lit.Body)
-	if ret == nil {
+	sig, _ := p.info.TypeOf(lit).(*types.Signature)
+	if ret == nil || sig == nil {
 		return nil, false
 	}
-	// The literal's parameters take the call's arguments.
-	inner := env{}
+	// The literal's parameters take the call's arguments, beside what
+	// the factory that made it was handed.
+	inner, ok := p.bindSig(sig, call.Args, bind, depth+1)
+	if !ok {
+		return nil, false
+	}
 	for v, c := range outer {
 		inner[v] = c
-	}
-	i := 0
-	for _, f := range lit.Type.Params.List {
-		names := f.Names
-		if len(names) == 0 {
-			i++
-			continue
-		}
-		for _, id := range names {
-			if i >= len(call.Args) {
-				return nil, false
-			}
-			if v, ok := p.info.Defs[id].(*types.Var); ok {
-				if c, ok := p.eval(call.Args[i], bind, depth+1); ok {
-					inner[v] = c
-				}
-			}
-			i++
-		}
 	}
 	c, ok := p.eval(ret, inner, depth+1)
 	if ok && !p.defaultAt.IsValid() {
