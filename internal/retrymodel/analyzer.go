@@ -156,6 +156,8 @@ type pkgCtx struct {
 	// d * 2). They are never written into pass.TypesInfo: other analyzers
 	// (buildssa among them) read that map concurrently.
 	synth map[ast.Expr]types.Type
+	// grown holds growingVars' answers by loop body (policy.go).
+	grown map[*ast.BlockStmt]map[*types.Var]growth
 	// guards are the guard summaries of package functions (summary.go).
 	guards map[*types.Func]guardSummary
 	preds  map[*types.Func]Tri // classifier helpers: their answer on success

@@ -749,8 +749,17 @@ type growth struct {
 // updates from themselves: d *= 2, d = d * 2, d = min(d*2, max), d += step,
 // and a count n++ that no header or bound steps (an unbounded loop's
 // retries counter, which the wait may read).
+// The answer is kept per body: the readiness test asks it again for
+// every variable a wait mentions, and each answer holds nodes it builds.
 func (p *pkgCtx) growingVars(body *ast.BlockStmt) map[*types.Var]growth {
+	if g, ok := p.grown[body]; ok {
+		return g
+	}
 	out := make(map[*types.Var]growth)
+	if p.grown == nil {
+		p.grown = make(map[*ast.BlockStmt]map[*types.Var]growth)
+	}
+	p.grown[body] = out
 	p.inspectRegion(body, func(n ast.Node) bool {
 		if inc, ok := n.(*ast.IncDecStmt); ok {
 			id, ok := astutil.Unparen(inc.X).(*ast.Ident)
