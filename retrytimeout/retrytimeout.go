@@ -276,44 +276,42 @@ func schedule(l *retrymodel.Layer) string {
 // nothing about how many waits there are). prefix reports that the list
 // is not the whole schedule.
 func shownWaits(l *retrymodel.Layer) (text string, prefix bool) {
-	ws := l.Policy.Waits
 	n, counted := l.Attempts()
-	switch {
-	case counted && int64(len(ws)) > n-1:
-		ws = ws[:n-1]
-	case !counted && len(ws) > 3:
-		ws = ws[:3]
-	}
-	prefix = !counted || !l.Policy.WaitsKnown || int64(len(ws)) < n-1
-	if prefix && len(ws) > 3 {
-		ws = ws[:3]
-	}
-	text = waitList(ws)
-	if prefix {
-		text += ", ..."
-	}
-	return text, prefix
+	ws, prefix := listedWaits(l.Policy.Waits, n, counted, counted && l.Policy.WaitsKnown)
+	return waitsText(ws, prefix), prefix
 }
 
 // shownDefaultWaits renders the waits a layer makes by default
-// (Policy.DefaultWaits) as shownWaits renders its waits: up to attempts-1
-// when the count is known, otherwise the first few and "...". longest is the
-// longest wait listed; prefix says there are more.
+// (Policy.DefaultWaits) the same way; the default schedule is whole when
+// the attempts are bounded by default. longest is the longest wait listed.
 func shownDefaultWaits(l *retrymodel.Layer) (text string, longest time.Duration, prefix bool) {
-	ws := l.Policy.DefaultWaits
-	if n, counted := l.Attempts(); counted && int64(len(ws)) > n-1 {
-		ws = ws[:max(n-1, 0)]
-	} else if l.Policy.DefaultMore {
-		ws, prefix = ws[:min(len(ws), 3)], true
-	}
+	n, counted := l.Attempts()
+	ws, prefix := listedWaits(l.Policy.DefaultWaits, n, counted, !l.Policy.DefaultMore)
 	if len(ws) == 0 {
 		return "", 0, false
 	}
-	text = waitList(ws)
-	if prefix {
-		text += ", ..."
+	return waitsText(ws, prefix), slices.Max(ws), prefix
+}
+
+// listedWaits cuts a schedule to what a message lists: attempts-1 waits
+// when n attempts are counted, the first three when complete says the
+// list is not the whole schedule (prefix).
+func listedWaits(ws []time.Duration, n int64, counted, complete bool) ([]time.Duration, bool) {
+	if counted && int64(len(ws)) > n-1 {
+		ws = ws[:max(n-1, 0)]
 	}
-	return text, slices.Max(ws), prefix
+	prefix := !complete || counted && int64(len(ws)) < n-1
+	if prefix && len(ws) > 3 {
+		ws = ws[:3]
+	}
+	return ws, prefix
+}
+
+func waitsText(ws []time.Duration, prefix bool) string {
+	if prefix {
+		return waitList(ws) + ", ..."
+	}
+	return waitList(ws)
 }
 
 // fmtDur prints a duration for a message: as durconst does, rounded to

@@ -26,7 +26,7 @@ func (c *checker) stillCounter(l *retrymodel.Layer) {
 		ws, _ := shownWaits(l)
 		wait = " (waits " + ws + ")"
 	}
-	msg := fmt.Sprintf("retry loop tests %s but never changes %s: the count never ends it, so it retries for as long as the operation fails%s; step %s on each attempt",
-		types.ExprString(b), types.ExprString(name), wait, types.ExprString(name))
+	msg := fmt.Sprintf("%s tests %s but never changes %s: the count never ends it, so it retries for as long as the operation fails%s; step %s on each attempt",
+		describe(l), types.ExprString(b), types.ExprString(name), wait, types.ExprString(name))
 	c.report(b.Pos(), "still-counter", msg, nil)
 }
