@@ -61,11 +61,19 @@
 // own package sees (a provider package that builds every provider client
 // records them in a fact on the interface method), so a runtime that
 // retries provider.Provider.Stream is reported when one of the providers
-// is an SDK that retries; the message names the implementation. In vet
-// mode an implementation in a package that imports the caller's, or that
-// neither the caller nor the interface's package can see, is not followed;
-// nor are interfaces of the standard library (io.Reader,
-// http.RoundTripper), which have implementations everywhere. A stream
+// is an SDK that retries; the message names the implementation. An
+// implementation in a package that imports the caller's (a core package
+// that retries llm.Provider.Chat, providers in subpackages that import
+// it) cannot be seen from the caller: the caller's package records the
+// interface methods its retries repeat in a package fact, and the package
+// that implements one and retries inside it reports the nesting at its
+// method (category impl-retry), with both positions and the product; an
+// implementation that holds another implementation of the interface (a
+// wrapper whose place in the chain is configuration) is left out. An
+// implementation that neither side can see (wired together only in a
+// third package that imports both) is not followed; nor are interfaces of
+// the standard library (io.Reader, http.RoundTripper), which have
+// implementations everywhere. A stream
 // retried through its Err() (stream := client.Chat.Completions.NewStreaming
 // made again each turn) retries the SDK's own retries of the opening
 // request.

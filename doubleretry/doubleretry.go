@@ -35,13 +35,14 @@ func run(pass *analysis.Pass) (any, error) {
 	res := pass.ResultOf[retrymodel.Analyzer].(*retrymodel.Result)
 	defer res.Hold()()
 	infraRetries(pass, res) // the proxy or mesh in front (infra.go)
-	if len(res.Layers) == 0 && len(res.HelperLayers) == 0 {
-		return nil, nil // fast path: no retry layer, nothing can nest
-	}
 	c := &checker{pass: pass, res: res, byPosn: make(map[string]*retrymodel.Layer)}
 	all := append(slices.Clone(res.Layers), res.HelperLayers...)
 	for _, l := range all {
 		c.byPosn[retrymodel.Shorten(pass.Fset, l.Pos)] = l
+	}
+	c.implRetries() // a dependency's retry of an interface this package implements (implretry.go)
+	if len(all) == 0 {
+		return nil, nil // fast path: no retry layer, nothing can nest
 	}
 	fallback := make(map[ast.Node]bool)
 	for _, f := range res.Fallbacks {

@@ -40,7 +40,7 @@ func TestInterfaces(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	analysistest.Run(t, dir, doubleretry.Analyzer, "./iface/run", "./iface/local", "./iface/stream")
+	analysistest.Run(t, dir, doubleretry.Analyzer, "./iface/run", "./iface/local", "./iface/stream", "./iface/core/...")
 }
 
 // TestTwoSources: a client local given the shared client or a copy of its

@@ -128,7 +128,7 @@ func (c *checker) reportOutbound(l *retrymodel.Layer, rt *infra.Route, u *url.UR
 		factors[1] = proxyWord(rt) + " attempts unknown"
 		total = " requests per call"
 	}
-	msg := fmt.Sprintf("%s%s at %s wraps a request to %s (%s), which %s retries %s after the server has it (%s): %s%s; pick one layer: %s, or drop this %s",
+	msg := fmt.Sprintf("%s%s at %s wraps a request to %s (%s), which %s retries %s after the server has it (%s): %s%s; pick one layer: %s, or drop %s",
 		l.Name, attemptsParen(outer), outer.Posn, u.String(), retrymodel.Shorten(c.pass.Fset, call.Pos()),
 		routeName(rt), retryTimes(rt), conditions(rt), strings.Join(factors, " × "), total, retriesOff(rt), noun(l))
 	c.pass.Report(analysis.Diagnostic{Pos: l.Pos, End: end(l), Message: msg})

@@ -37,7 +37,7 @@ func (c *checker) report(l *retrymodel.Layer, chains []retrymodel.Chain) {
 	b.WriteString(": ")
 	b.WriteString(product(outer, worst.Layers))
 	b.WriteString("; pick one layer: ")
-	b.WriteString(c.advice(l, worst.Layers))
+	b.WriteString(c.advice(noun(l), worst.Layers))
 
 	// The other layers reached from the same region, by their outermost layer.
 	seen := map[string]bool{worst.Layers[0].Posn: true}
@@ -51,7 +51,7 @@ func (c *checker) report(l *retrymodel.Layer, chains []retrymodel.Chain) {
 		also = append(also, fmt.Sprintf("%s at %s (%s)", first.Name, first.Posn, product(outer, ch.Layers)))
 	}
 	if len(also) > 0 {
-		fmt.Fprintf(&b, "; this %s also wraps %s", noun(l), strings.Join(also, ", "))
+		fmt.Fprintf(&b, "; %s also wraps %s", noun(l), strings.Join(also, ", "))
 	}
 
 	c.pass.Report(analysis.Diagnostic{
@@ -235,7 +235,7 @@ func product(outer retrymodel.LayerInfo, inner []retrymodel.LayerInfo) string {
 
 // advice lists the ways to keep one layer: turn off the innermost layer's
 // own retries (or drop it), drop an intermediate layer, or drop the outer.
-func (c *checker) advice(l *retrymodel.Layer, inner []retrymodel.LayerInfo) string {
+func (c *checker) advice(outer string, inner []retrymodel.LayerInfo) string {
 	var opts []string
 	last := inner[len(inner)-1]
 	switch vendorOf(c.pass.TypesInfo, last, c.byPosn[last.Posn]) {
@@ -251,15 +251,16 @@ func (c *checker) advice(l *retrymodel.Layer, inner []retrymodel.LayerInfo) stri
 	for _, li := range inner[:len(inner)-1] {
 		opts = append(opts, fmt.Sprintf("drop the inner %s at %s", li.Name, li.Posn))
 	}
-	opts = append(opts, "or drop this "+noun(l))
+	opts = append(opts, "or drop "+outer)
 	return strings.Join(opts, ", ")
 }
 
+// noun names the outer layer l in advice: "this loop", "this backoff.Retry".
 func noun(l *retrymodel.Layer) string {
 	if l.Kind == retrymodel.Loop {
-		return "loop"
+		return "this loop"
 	}
-	return l.Name
+	return "this " + l.Name
 }
 
 type vendor int

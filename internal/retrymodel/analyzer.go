@@ -30,7 +30,7 @@ var Analyzer = &analysis.Analyzer{
 	Run:        run,
 	Requires:   []*analysis.Analyzer{inspect.Analyzer},
 	ResultType: reflect.TypeOf((*Result)(nil)),
-	FactTypes:  []analysis.Fact{(*FuncFact)(nil), (*ClientFact)(nil), (*CodesFact)(nil), (*StatusFact)(nil), (*stdDepsFact)(nil), (*BreakerFact)(nil)},
+	FactTypes:  []analysis.Fact{(*FuncFact)(nil), (*ClientFact)(nil), (*CodesFact)(nil), (*StatusFact)(nil), (*stdDepsFact)(nil), (*BreakerFact)(nil), (*IfaceRetryFact)(nil)},
 }
 
 // Result is what the model knows of one package.

@@ -279,9 +279,12 @@ func (r *Result) CallChains(call *ast.CallExpr) []Chain {
 	return c
 }
 
-// decorates reports whether fn's receiver is a struct with a field of the
-// interface type it implements (a middleware around another
-// implementation).
+// decorates reports whether fn's receiver is a struct with a field that
+// implements the interface itself: of the interface type (a middleware
+// around another implementation), or of another implementation
+// (heimdall's hystrix client holding an *httpclient.Client, both Doers).
+// Which implementation such a wrapper stands in front of, and whether it
+// is put inside another's retry, is configuration.
 func decorates(fn *types.Func, iface *types.Interface) bool {
 	n := recvNamed(fn)
 	if n == nil {
@@ -292,7 +295,11 @@ func decorates(fn *types.Func, iface *types.Interface) bool {
 		return false
 	}
 	for i := range st.NumFields() {
-		if types.Identical(st.Field(i).Type().Underlying(), iface) {
+		t := st.Field(i).Type()
+		if types.Identical(t.Underlying(), iface) {
+			return true
+		}
+		if iface.NumMethods() > 0 && !types.IsInterface(t) && types.Implements(t, iface) {
 			return true
 		}
 	}

@@ -233,6 +233,7 @@ func (p *pkgCtx) summarize() {
 		}
 	}
 	p.exportIfaceFacts()
+	p.exportRetriedIfaces() // implretry.go
 }
 
 // Inner returns the retry layers reached from inside l's retried region,
