@@ -27,7 +27,11 @@
 //     with holes. A list that already has 500 and misses only 529 is
 //     reported only for a retry of an API that sends 529 (an LLM API:
 //     Anthropic's, or an SDK or gateway in front of one); a module proxy
-//     or a database never sends it.
+//     or a database never sends it. When the retry is a shared helper
+//     whose own code names no API (an HTTP client of the project that
+//     every provider sends through), the list is reported at the call of
+//     the helper (or of a function that reaches it) made by a function
+//     that names such an API, a string constant included ("/v1/messages").
 //   - A list of transient answers that stops at the server (category
 //     gateway): 429 and 503 retried, 502 and 504 given up on without
 //     reading the error. A restart or overload behind a proxy or load

@@ -4,6 +4,7 @@ import (
 	_ "embed"
 	"fmt"
 	"go/ast"
+	"go/constant"
 	"go/token"
 	"go/types"
 	"reflect"
@@ -34,7 +35,7 @@ var Analyzer = &analysis.Analyzer{
 	URL:        analysisdoc.URL(Name),
 	Run:        directive.Filter(Name, run),
 	Requires:   []*analysis.Analyzer{inspect.Analyzer, retrymodel.Analyzer},
-	FactTypes:  []analysis.Fact{(*ClassifierFact)(nil)},
+	FactTypes:  []analysis.Fact{(*ClassifierFact)(nil), (*OverloadGapFact)(nil)},
 	ResultType: reflect.TypeOf((*Result)(nil)),
 }
 
@@ -55,7 +56,8 @@ type checker struct {
 	sums     map[ast.Node]*summary
 	used     map[*types.Func]bool // functions that decide a retry here
 	reported map[string]bool
-	fixed    map[*types.Var]bool // fixedVar's answers (setting.go)
+	fixed    map[*types.Var]bool              // fixedVar's answers (setting.go)
+	gaps     map[*types.Func]*OverloadGapFact // overload.go
 }
 
 func run(pass *analysis.Pass) (any, error) {
@@ -160,6 +162,7 @@ func (ck *checker) packageChecks() {
 	ck.handBreakers()    // breaker.go
 	ck.breakersInRetry() // breaker.go
 	ck.errorSiblings()   // errclass.go
+	ck.overloadGaps()    // overload.go
 	// A helper's call retries the operation handed to it; what that
 	// operation opens is the caller's (the helper's policy is checked at
 	// the helper's own layer).
@@ -499,6 +502,9 @@ func (ck *checker) check(d *decision) {
 		}
 		if n := len(missing); n > 0 && missing[n-1] == overloaded && missing[0] != 500 && !ck.targets(d, overloadPkg, overloadLit) {
 			missing = missing[:n-1]
+			if len(missing) == 0 && !first.home {
+				ck.overloadGap(d.layer, listed, first) // told where it is called for such an API (overload.go)
+			}
 		}
 		if len(missing) > 0 {
 			verb := "are"
@@ -799,6 +805,14 @@ func (ck *checker) mentions(n ast.Node, pkg, lit *regexp.Regexp) bool {
 			case *types.PkgName:
 				found = pkg.MatchString(obj.Imported().Path())
 			case nil:
+			case *types.Const:
+				// A string constant of the package ("/v1/messages") names
+				// what its value does.
+				if obj.Pkg() != nil && obj.Pkg() != ck.pass.Pkg {
+					found = pkg.MatchString(obj.Pkg().Path())
+				} else if obj.Val().Kind() == constant.String {
+					found = lit.MatchString(obj.Val().ExactString())
+				}
 			default:
 				if obj.Pkg() != nil && obj.Pkg() != ck.pass.Pkg {
 					found = pkg.MatchString(obj.Pkg().Path())

@@ -310,3 +310,16 @@ func TestRetriedErrorType(t *testing.T) {
 	}
 	analysistest.Run(t, dir, retrystatus.Analyzer, "./retriedtype/...")
 }
+
+// TestOverloadGap runs a shared HTTP helper whose retry lists 500-504 and
+// misses 529, called for Anthropic's API (reported at the call), for a
+// key-value service (quiet) and through a wrapper for a /chat/completions
+// endpoint (reported at the wrapper's call; quiet for /health).
+func TestOverloadGap(t *testing.T) {
+	testmod.Download(t, "testdata")
+	dir, err := filepath.Abs("testdata")
+	if err != nil {
+		t.Fatal(err)
+	}
+	analysistest.Run(testmod.Shared{T: t, Skip: func(kind, _ string) bool { return kind == "fact" }}, dir, retrystatus.Analyzer, "./overload/...")
+}

@@ -121,7 +121,7 @@ func sameModel(err error) bool {
 
 // Ask retries the same model on what sameModel says. The 429 finding is
 // at the classifier.
-func Ask(ctx context.Context, hc *http.Client, url string) error {
+func Ask(ctx context.Context, hc *http.Client, url string) error { // want Ask:`retry loop at errtype/bodycode.go:126 gives up on 529`
 	var err error
 	for i := 0; i < 4; i++ {
 		if err = send(ctx, hc, url); err == nil || !sameModel(err) {

@@ -49,7 +49,7 @@ func sleepCtx(ctx context.Context, d time.Duration) bool {
 
 // The classifier of another package gives up on 429: a rate limit ends
 // the retry at once. The wait comes first in the body, behind attempt > 0.
-func Fallback(ctx context.Context, urls []string) error {
+func Fallback(ctx context.Context, urls []string) error { // want Fallback:`retry loop at ratelimit/ratelimit.go:55 gives up on 529 \(lists 500, 502, 503, 504 at ratelimit/ratelimit.go:67\)`
 	var last error
 	for _, u := range urls {
 		for attempt := range 3 {
