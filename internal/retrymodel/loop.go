@@ -95,6 +95,10 @@ func (p *pkgCtx) loopLayer(n ast.Node, fnNode ast.Node, stack []ast.Node) *Layer
 	if p.varies(body, shape) || len(waits) == 0 && p.drawsCandidates(shape) {
 		return nil
 	}
+	if len(waits) == 0 && p.walksByIndex(n, body, shape) {
+		p.fallback(n, body)
+		return nil
+	}
 	if _, isFor := n.(*ast.ForStmt); isFor && p.retryNot(body, shape, waits, fnNode) != "" {
 		return nil
 	}
@@ -1439,6 +1443,84 @@ func (p *pkgCtx) drawsCandidates(s *loopShape) bool {
 			}
 		}
 		if !drawn {
+			return false
+		}
+	}
+	return true
+}
+
+// walksByIndex reports a loop whose every operation is handed an element
+// of a collection at an index that moves each turn: addrs[idx%n] with
+// idx++ in the body, hosts[(start+i)%len(hosts)] with i the loop's
+// counter. Each turn tries another element (a dialer walking the resolved
+// addresses), as a range over the collection would: a fallback, not a
+// retry of one operation. A slice of numbers or durations is a schedule,
+// not candidates.
+func (p *pkgCtx) walksByIndex(loop ast.Node, body *ast.BlockStmt, s *loopShape) bool {
+	if len(s.ops) == 0 {
+		return false
+	}
+	moving := map[*types.Var]bool{}
+	switch l := loop.(type) {
+	case *ast.ForStmt:
+		if inc, ok := l.Post.(*ast.IncDecStmt); ok {
+			if v := p.varOf(inc.X); v != nil {
+				moving[v] = true
+			}
+		}
+	case *ast.RangeStmt:
+		if l.Key != nil {
+			if v := p.varOf(l.Key); v != nil {
+				moving[v] = true
+			}
+		}
+	}
+	p.inspectRegion(body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.IncDecStmt:
+			if v := p.varOf(n.X); v != nil {
+				moving[v] = true
+			}
+		case *ast.AssignStmt:
+			if n.Tok == token.ADD_ASSIGN || n.Tok == token.SUB_ASSIGN {
+				if v := p.varOf(n.Lhs[0]); v != nil {
+					moving[v] = true
+				}
+			}
+		}
+		return true
+	})
+	if len(moving) == 0 {
+		return false
+	}
+	candidates := func(e ast.Expr) bool {
+		found := false
+		ast.Inspect(e, func(n ast.Node) bool {
+			ix, ok := n.(*ast.IndexExpr)
+			if !ok || found {
+				return !found
+			}
+			var elem types.Type
+			switch t := p.info.TypeOf(ix.X).Underlying().(type) {
+			case *types.Slice:
+				elem = t.Elem()
+			case *types.Array:
+				elem = t.Elem()
+			default:
+				return true
+			}
+			if b, ok := elem.Underlying().(*types.Basic); ok && b.Info()&types.IsNumeric != 0 {
+				return true
+			}
+			found = p.mentions(ix.Index, func(v *types.Var) bool { return moving[v] })
+			return !found
+		})
+		return found
+	}
+	for _, op := range s.ops {
+		if !slices.ContainsFunc(op.Args, candidates) {
 			return false
 		}
 	}

@@ -68,3 +68,40 @@ func (p *pool) redialHinted(ctx context.Context, hint func() time.Duration) erro
 	}
 	return err
 }
+
+func dialAddr(ctx context.Context, addr string) (net.Conn, error) {
+	var d net.Dialer
+	return d.DialContext(ctx, "tcp", addr)
+}
+
+// A dialer walks the resolved addresses from a starting index, one dial
+// each, with no wait: the index moves every turn, so each turn tries
+// another address. A fallback, not a retry.
+func dialEach(ctx context.Context, addrs []string, start int) (net.Conn, error) {
+	var err error
+	n := len(addrs)
+	idx := start
+	for range n { // want `fallback`
+		var c net.Conn
+		c, err = dialAddr(ctx, addrs[idx%n])
+		if err == nil {
+			return c, nil
+		}
+		idx++
+	}
+	return nil, err
+}
+
+// The same counter with the same element each turn (the index does not
+// move): one operation, retried 3 times.
+func dialSame(ctx context.Context, addrs []string) (net.Conn, error) {
+	var err error
+	for range 3 { // want `retry loop: attempts=3`
+		var c net.Conn
+		c, err = dialAddr(ctx, addrs[0])
+		if err == nil {
+			return c, nil
+		}
+	}
+	return nil, err
+}
