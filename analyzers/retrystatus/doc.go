@@ -31,7 +31,9 @@
 //     whose own code names no API (an HTTP client of the project that
 //     every provider sends through), the list is reported at the call of
 //     the helper (or of a function that reaches it) made by a function
-//     that names such an API, a string constant included ("/v1/messages").
+//     that names Anthropic's API, whose documented overloaded_error is
+//     529 (its SDK, host, /v1/messages or anthropic-version, a string
+//     constant included).
 //   - A list of transient answers that stops at the server (category
 //     gateway): 429 and 503 retried, 502 and 504 given up on without
 //     reading the error. A restart or overload behind a proxy or load

@@ -733,6 +733,22 @@ func (w *walker) compare(e *ast.BinaryExpr, st *pathState) val {
 			}
 			w.col.add(&atom{kind: atomRange, pos: e.Pos(), covered: cov, operand: w.ck.text(x)})
 		}
+		// code <= 504 (code < 505) cuts the 5xx range short: with code >=
+		// 500 it lists 500 to 504, an enumeration that leaves out the
+		// 5xx codes above the cut (529 among them) as == would.
+		hi := int(k)
+		if op == token.LSS {
+			hi--
+		}
+		if (op == token.LSS || op == token.LEQ) && hi >= 500 && hi < 599 {
+			var cs []int
+			for _, u := range universe {
+				if u >= 500 && u <= hi {
+					cs = append(cs, u)
+				}
+			}
+			w.col.add(&atom{kind: atomList, pos: e.Pos(), codes: cs, operand: w.ck.text(x)})
+		}
 	}
 	if r {
 		return vT

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"go/ast"
 	"go/types"
+	"regexp"
 	"slices"
 
 	"golang.org/x/tools/go/analysis"
@@ -133,12 +134,20 @@ func (ck *checker) overloadGaps() {
 	}
 }
 
-// sends529 reports whether the function sends to an API that answers
-// 529: it names an LLM SDK or endpoint (overloadPkg, overloadLit), in
-// its body or through a string constant of the package.
+// sends529 reports whether the function sends to an API that documents
+// 529: Anthropic's (overloaded_error), named by its SDK, host, Messages
+// path or version header, in the function's body or through a string
+// constant of the package. A helper's callers are many APIs; only this
+// one is known to answer 529, so an OpenAI-compatible path or a local
+// model server is not enough here.
 func (ck *checker) sends529(decl *ast.FuncDecl) bool {
-	return ck.mentions(decl, overloadPkg, overloadLit)
+	return ck.mentions(decl, anthropicPkg, anthropicLit)
 }
+
+var (
+	anthropicPkg = regexp.MustCompile(`anthropic`)
+	anthropicLit = regexp.MustCompile(`(?i)api\.anthropic\.com|/v1/messages|overloaded_error|anthropic-version`)
+)
 
 func (ck *checker) reportOverloadGap(call *ast.CallExpr, callee *types.Func, f *OverloadGapFact) {
 	ck.pass.Report(analysis.Diagnostic{

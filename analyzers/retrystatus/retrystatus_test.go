@@ -313,8 +313,8 @@ func TestRetriedErrorType(t *testing.T) {
 
 // TestOverloadGap runs a shared HTTP helper whose retry lists 500-504 and
 // misses 529, called for Anthropic's API (reported at the call), for a
-// key-value service (quiet) and through a wrapper for a /chat/completions
-// endpoint (reported at the wrapper's call; quiet for /health).
+// key-value service (quiet) and through a wrapper (reported for Anthropic's
+// Messages API; quiet for an OpenAI-compatible path and /health).
 func TestOverloadGap(t *testing.T) {
 	testmod.Download(t, "testdata")
 	dir, err := filepath.Abs("testdata")

@@ -47,3 +47,39 @@ func (c *Client) Post(ctx context.Context, url string, body []byte) ([]byte, err
 	}
 	return nil, last
 }
+
+// retryableRange cuts the 5xx range at 504.
+func retryableRange(code int) bool {
+	return code == 429 || (code >= 500 && code <= 504)
+}
+
+// Get retries what retryableRange says.
+func (c *Client) Get(ctx context.Context, url string) ([]byte, error) { // want Get:`retry loop at httpx/httpx.go:\d+ gives up on 529 \(lists 500, 501, 502, 503, 504 at httpx/httpx.go:\d+\)`
+	var last error
+	for attempt := 0; attempt < 4; attempt++ {
+		req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
+		if err != nil {
+			return nil, err
+		}
+		resp, err := c.hc.Do(req)
+		if err != nil {
+			last = err
+		} else {
+			b, _ := io.ReadAll(resp.Body)
+			resp.Body.Close()
+			if resp.StatusCode < 300 {
+				return b, nil
+			}
+			if !retryableRange(resp.StatusCode) {
+				return nil, errors.New(resp.Status)
+			}
+			last = errors.New(resp.Status)
+		}
+		select {
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		case <-time.After(time.Duration(attempt+1) * time.Second):
+		}
+	}
+	return nil, last
+}
