@@ -57,18 +57,7 @@ func (c *checker) implRetries() {
 	for _, g := range groups {
 		outer, worst := g.ir.Outer, g.chains[0]
 		var b strings.Builder
-		fmt.Fprintf(&b, "%s%s at %s retries %s, and this implementation of it wraps ", outer.Name, attemptsParen(outer), outer.Posn, g.ir.Method)
-		for i, li := range worst.Layers {
-			if i > 0 {
-				b.WriteString(", which wraps ")
-			}
-			var via []string
-			if i == 0 {
-				via = worst.Via
-			}
-			b.WriteString(c.describe(li, via))
-		}
-		b.WriteString(": ")
+		fmt.Fprintf(&b, "%s%s at %s retries %s, and this implementation of it wraps %s: ", outer.Name, attemptsParen(outer), outer.Posn, g.ir.Method, c.wrapped(worst))
 		b.WriteString(product(outer, worst.Layers))
 		b.WriteString("; pick one layer: ")
 		b.WriteString(c.advice(fmt.Sprintf("the %s at %s", outer.Name, outer.Posn), worst.Layers))

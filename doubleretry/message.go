@@ -21,20 +21,7 @@ func (c *checker) report(l *retrymodel.Layer, chains []retrymodel.Chain) {
 	outer := c.info(l)
 
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s%s at %s", l.Name, attemptsParen(outer), outer.Posn)
-	for i, li := range worst.Layers {
-		if i == 0 {
-			b.WriteString(" wraps ")
-		} else {
-			b.WriteString(", which wraps ")
-		}
-		var via []string
-		if i == 0 {
-			via = worst.Via
-		}
-		b.WriteString(c.describe(li, via))
-	}
-	b.WriteString(": ")
+	fmt.Fprintf(&b, "%s%s at %s wraps %s: ", l.Name, attemptsParen(outer), outer.Posn, c.wrapped(worst))
 	b.WriteString(product(outer, worst.Layers))
 	b.WriteString("; pick one layer: ")
 	b.WriteString(c.advice(noun(l), worst.Layers))
@@ -60,6 +47,22 @@ func (c *checker) report(l *retrymodel.Layer, chains []retrymodel.Chain) {
 		Message:        b.String(),
 		SuggestedFixes: c.fix(worst),
 	})
+}
+
+// wrapped names the layers of a chain, outermost first: "retry loop (3
+// attempts) at a.go:10 (through f), which wraps openai ... at b.go:20".
+func (c *checker) wrapped(ch retrymodel.Chain) string {
+	var b strings.Builder
+	for i, li := range ch.Layers {
+		var via []string
+		if i == 0 {
+			via = ch.Via
+		} else {
+			b.WriteString(", which wraps ")
+		}
+		b.WriteString(c.describe(li, via))
+	}
+	return b.String()
 }
 
 // end is the end of the layer's first line of syntax: the loop header or

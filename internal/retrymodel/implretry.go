@@ -177,27 +177,31 @@ func (r *Result) ImplRetries() []ImplRetry {
 	if r.inert {
 		return nil
 	}
-	var facts []RetriedMethod
-	for _, pf := range r.pass.AllPackageFacts() {
-		if f, ok := pf.Fact.(*IfaceRetryFact); ok && pf.Package != r.pass.Pkg {
-			facts = append(facts, f.Retried...)
-		}
-	}
-	if len(facts) == 0 {
-		return nil
-	}
+	// The packages this one can see, each asked for its fact: a lookup per
+	// dependency, where AllPackageFacts would copy every fact of every
+	// dependency for each package analysed.
 	pkgs := map[string]*types.Package{}
+	var facts []RetriedMethod
 	var walk func(*types.Package)
 	walk = func(p *types.Package) {
 		if pkgs[p.Path()] != nil {
 			return
 		}
 		pkgs[p.Path()] = p
+		if p != r.pass.Pkg && !stdPath(p.Path()) {
+			var f IfaceRetryFact
+			if r.pass.ImportPackageFact(p, &f) {
+				facts = append(facts, f.Retried...)
+			}
+		}
 		for _, q := range p.Imports() {
 			walk(q)
 		}
 	}
 	walk(r.pass.Pkg)
+	if len(facts) == 0 {
+		return nil
+	}
 	var out []ImplRetry
 	for _, rm := range facts {
 		pkg := pkgs[rm.Pkg]
