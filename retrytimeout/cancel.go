@@ -56,9 +56,21 @@ func (c *checker) uncancellableWait(l *retrymodel.Layer, attemptOnly string) boo
 	}
 	// The same for the waits of the package's own defaults (a
 	// constructor's schedule a caller may replace): by default they cost
-	// a cancelled caller less than a second.
-	if ws := l.Policy.DefaultWaits; len(ws) > 0 && attemptOnly == "" && sum(ws) < minWorthBounding {
-		return false
+	// a cancelled caller less than a second. With no bound on the count
+	// by default, what a cancel costs is one wait, and only when the
+	// loop sees the cancellation each turn (a ctx.Done or ctx.Err check):
+	// else it waits on for as long as the attempts keep failing.
+	if ws := l.Policy.DefaultWaits; len(ws) > 0 && attemptOnly == "" {
+		cost := sum(ws)
+		if l.Policy.DefaultMore {
+			cost = minWorthBounding
+			if l.Policy.DeadlineAware == retrymodel.Yes && !l.Policy.DefaultSpread {
+				cost = slices.Max(ws)
+			}
+		}
+		if cost < minWorthBounding {
+			return false
+		}
 	}
 	var first *waitSite
 	var edits []analysis.TextEdit

@@ -38,6 +38,8 @@ type Folder struct {
 	Defaults bool
 
 	once    sync.Once
+	params  map[*types.Var]bool       // the parameters of the package's functions
+	returns map[*types.Func]ast.Expr  // a function with no parameters whose body is one return of one value
 	assigns map[*types.Var][]ast.Expr // every value assigned to a variable (nil entry: unknown assignment)
 	fields  map[fieldKey][]ast.Expr   // values given to a struct field in composite literals or assignments
 	flags   map[*types.Var]flagDef    // variables and fields bound to a command-line flag
@@ -206,6 +208,14 @@ func (f *Folder) fold(e ast.Expr, depth int, why *Why) (constant.Value, bool) {
 				return nil, false
 			}
 		}
+		// A function of the package that returns one value and takes
+		// nothing: defaultPollInterval().
+		if fn := calleeFunc(f.Info, e); fn != nil && len(e.Args) == 0 {
+			f.index()
+			if r, ok := f.returns[fn]; ok {
+				return f.fold(r, depth+1, why)
+			}
+		}
 		// d.Seconds() and friends are rarely needed; time.ParseDuration("40s") is.
 		if fn := calleeFunc(f.Info, e); fn != nil && fn.Pkg() != nil && fn.Pkg().Path() == "time" && fn.Name() == "ParseDuration" && len(e.Args) == 1 {
 			if s, ok := f.fold(e.Args[0], depth+1, why); ok && s.Kind() == constant.String {
@@ -308,6 +318,9 @@ func (f *Folder) foldField(owner, fld *types.Var, sel *types.Selection, depth in
 		if e == nil {
 			return nil, false
 		}
+		if f.Defaults && f.isParam(e) {
+			continue // a setter's or option's argument: the caller's replacement of the default
+		}
 		c, ok := f.fold(e, depth+1, why)
 		if !ok {
 			return nil, false
@@ -319,6 +332,16 @@ func (f *Folder) foldField(owner, fld *types.Var, sel *types.Selection, depth in
 		}
 	}
 	return first, first != nil
+}
+
+// isParam reports a parameter of one of the package's functions.
+func (f *Folder) isParam(e ast.Expr) bool {
+	id, ok := astutil.Unparen(e).(*ast.Ident)
+	if !ok {
+		return false
+	}
+	v, ok := f.Info.Uses[id].(*types.Var)
+	return ok && f.params[v]
 }
 
 // FieldLit returns the slice or array literal a field read (c.Waits) is
@@ -364,6 +387,8 @@ func (f *Folder) index() { f.once.Do(f.build) }
 
 func (f *Folder) build() {
 	f.flags = make(map[*types.Var]flagDef)
+	f.params = make(map[*types.Var]bool)
+	f.returns = make(map[*types.Func]ast.Expr)
 	f.assigns = make(map[*types.Var][]ast.Expr)
 	f.fields = make(map[fieldKey][]ast.Expr)
 	addVar := func(id *ast.Ident, val ast.Expr) {
@@ -401,6 +426,25 @@ func (f *Folder) build() {
 	for _, file := range f.Files {
 		ast.Inspect(file, func(n ast.Node) bool {
 			switch n := n.(type) {
+			case *ast.FuncType:
+				if n.Params != nil {
+					for _, fld := range n.Params.List {
+						for _, id := range fld.Names {
+							if v, ok := f.Info.Defs[id].(*types.Var); ok {
+								f.params[v] = true
+							}
+						}
+					}
+				}
+			case *ast.FuncDecl:
+				// func defaultPoll() time.Duration { return 100 * time.Millisecond }
+				if n.Recv == nil && n.Body != nil && n.Type.Params.NumFields() == 0 && len(n.Body.List) == 1 {
+					if ret, ok := n.Body.List[0].(*ast.ReturnStmt); ok && len(ret.Results) == 1 {
+						if fn, ok := f.Info.Defs[n.Name].(*types.Func); ok {
+							f.returns[fn] = ret.Results[0]
+						}
+					}
+				}
 			case *ast.ValueSpec:
 				for i, id := range n.Names {
 					var val ast.Expr
