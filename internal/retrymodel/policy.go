@@ -231,33 +231,41 @@ func (p *pkgCtx) attempts(pol *Policy, n ast.Node, body *ast.BlockStmt, cond ast
 func (p *pkgCtx) policyExit(body *ast.BlockStmt) *ast.CallExpr {
 	stops := map[*types.Var]*ast.CallExpr{}
 	var found *ast.CallExpr
+	record := func(n *ast.AssignStmt) {
+		if len(n.Lhs) != 2 || len(n.Rhs) != 1 {
+			return
+		}
+		call, ok := astutil.Unparen(n.Rhs[0]).(*ast.CallExpr)
+		if !ok {
+			return
+		}
+		tup, ok := p.info.TypeOf(call).(*types.Tuple)
+		if !ok || tup.Len() != 2 || !isDuration(tup.At(0).Type()) {
+			return
+		}
+		second := tup.At(1).Type()
+		if !isErrorType(second) && !types.Identical(second.Underlying(), types.Typ[types.Bool]) {
+			return
+		}
+		if id, ok := n.Lhs[1].(*ast.Ident); ok {
+			if v := p.identVar(id); v != nil {
+				stops[v] = call
+			}
+		}
+	}
 	p.inspectRegion(body, func(n ast.Node) bool {
 		if found != nil {
 			return false
 		}
 		switch n := n.(type) {
 		case *ast.AssignStmt:
-			if len(n.Lhs) != 2 || len(n.Rhs) != 1 {
-				return true
-			}
-			call, ok := astutil.Unparen(n.Rhs[0]).(*ast.CallExpr)
-			if !ok {
-				return true
-			}
-			tup, ok := p.info.TypeOf(call).(*types.Tuple)
-			if !ok || tup.Len() != 2 || !isDuration(tup.At(0).Type()) {
-				return true
-			}
-			second := tup.At(1).Type()
-			if !isErrorType(second) && !types.Identical(second.Underlying(), types.Typ[types.Bool]) {
-				return true
-			}
-			if id, ok := n.Lhs[1].(*ast.Ident); ok {
-				if v := p.identVar(id); v != nil {
-					stops[v] = call
-				}
-			}
+			record(n)
 		case *ast.IfStmt:
+			// if d, ok := retryer.Retry(err); !ok { return err }: the
+			// init runs before the condition is read.
+			if as, ok := n.Init.(*ast.AssignStmt); ok {
+				record(as)
+			}
 			if !p.blockLeavesAny(n.Body) {
 				return true
 			}

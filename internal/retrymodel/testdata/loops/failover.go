@@ -105,3 +105,25 @@ func dialSame(ctx context.Context, addrs []string) (net.Conn, error) {
 	}
 	return nil, err
 }
+
+// A retryer the caller hands in decides each retry and its wait, as
+// gax.Invoke's settings.Retry does: the loop ends when the retryer says
+// so, so its attempts are the caller's, not unbounded. The verdict is
+// read in the if's init.
+type retryer interface {
+	Retry(err error) (time.Duration, bool)
+}
+
+func invoke(ctx context.Context, p *pool, r retryer) error {
+	for { // want `retry loop: attempts=\? `
+		err := p.dial(ctx)
+		if err == nil {
+			return nil
+		}
+		if d, ok := r.Retry(err); !ok {
+			return err
+		} else {
+			time.Sleep(d)
+		}
+	}
+}
