@@ -75,7 +75,7 @@ func (r *Result) DroppedResponses(l *Layer) []DroppedResponse {
 	}
 	var exits []ast.Stmt
 	if last := body.List[len(body.List)-1]; !endsPath(last) {
-		exits = append(exits, last)
+		exits = append(exits, fallThrough(last))
 	}
 	exits = append(exits, loopContinues(body, label)...)
 
@@ -94,6 +94,34 @@ func (r *Result) DroppedResponses(l *Layer) []DroppedResponse {
 		})
 	}
 	return out
+}
+
+// fallThrough returns the statement through which control falls off the
+// end of s: for an if whose one branch leaves (returns, breaks), the last
+// statement of the other branch, so that the walk to the exit passes the
+// condition that leads there (if err != nil { wait } else { close;
+// return }: only a failed send reaches the next turn).
+func fallThrough(s ast.Stmt) ast.Stmt {
+	ifs, ok := s.(*ast.IfStmt)
+	if !ok || ifs.Else == nil {
+		return s
+	}
+	var other *ast.BlockStmt
+	switch {
+	case endsPath(ifs.Body):
+		other, _ = ifs.Else.(*ast.BlockStmt)
+		if other == nil {
+			if elif, ok := ifs.Else.(*ast.IfStmt); ok {
+				return fallThrough(elif)
+			}
+		}
+	case endsPath(ifs.Else):
+		other = ifs.Body
+	}
+	if other == nil || len(other.List) == 0 {
+		return s
+	}
+	return fallThrough(other.List[len(other.List)-1])
 }
 
 // dropped reports the exits of body at which the response as sends is

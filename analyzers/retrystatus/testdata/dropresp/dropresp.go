@@ -268,3 +268,41 @@ func switchStatus(ctx context.Context, c *http.Client, url string) (*http.Respon
 	}
 	return nil, errGaveUp
 }
+
+// Quiet: only a failed send reaches the next turn; the answer is closed
+// on the branch that returns.
+func waitServer(ctx context.Context, url string) error {
+	for i := 0; i < 120; i++ {
+		resp, err := http.Get(url)
+		if err != nil {
+			select {
+			case <-ctx.Done():
+				return ctx.Err()
+			case <-time.After(500 * time.Millisecond):
+			}
+		} else {
+			_ = resp.Body.Close()
+			return nil
+		}
+	}
+	return errGaveUp
+}
+
+// The same shape with the answer's branch going round: an answer that is
+// not 200 is dropped open.
+func waitServerOK(ctx context.Context, url string) error {
+	for i := 0; i < 5; i++ {
+		resp, err := http.Get(url)
+		if err != nil {
+			return err
+		} else if resp.StatusCode != http.StatusOK {
+			if err := pause(ctx, time.Second); err != nil { // want `goes round again here without closing resp.Body`
+				return err
+			}
+		} else {
+			resp.Body.Close()
+			return nil
+		}
+	}
+	return errGaveUp
+}
