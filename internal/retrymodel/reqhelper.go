@@ -3,6 +3,7 @@ package retrymodel
 import (
 	"go/ast"
 	"go/constant"
+	"go/token"
 	"go/types"
 	"strings"
 
@@ -128,9 +129,98 @@ func (r *Result) builtByHelper(call *ast.CallExpr) (BuiltRequest, bool) {
 			if r.noBody(a) {
 				out.Body = nil
 			}
+		} else if i := r.bodyGuard(decl, sig, inner.Body); i >= 0 && i < len(call.Args) && isNil(info, call.Args[i]) {
+			out.Body = nil // if payload != nil { body = ... }, called with a nil payload
 		}
 	}
 	return out, true
+}
+
+// bodyGuard returns the index of the parameter p of a request helper whose
+// body variable gets a value only under if p != nil (var body io.Reader;
+// if payload != nil { body = bytes.NewReader(...) }), or -1: a call that
+// hands nil for p builds a request with no body.
+func (r *Result) bodyGuard(decl *ast.FuncDecl, sig *types.Signature, body ast.Expr) int {
+	info := r.pass.TypesInfo
+	bv := varOf(info, body)
+	if bv == nil || bv.Pos() < decl.Body.Pos() || bv.Pos() >= decl.Body.End() {
+		return -1 // not a local of the helper
+	}
+	// The bodies of if p != nil { ... } with p a parameter, by parameter.
+	type guarded struct {
+		body  *ast.BlockStmt
+		param int
+	}
+	var guards []guarded
+	ast.Inspect(decl.Body, func(n ast.Node) bool {
+		ifs, ok := n.(*ast.IfStmt)
+		if !ok {
+			return true
+		}
+		be, ok := astutil.Unparen(ifs.Cond).(*ast.BinaryExpr)
+		if !ok || be.Op != token.NEQ || !isNil(info, be.Y) {
+			return true
+		}
+		pv := varOf(info, be.X)
+		for i := 0; pv != nil && i < sig.Params().Len(); i++ {
+			if sig.Params().At(i) == pv {
+				guards = append(guards, guarded{ifs.Body, i})
+			}
+		}
+		return true
+	})
+	guard, bad := -1, false
+	ast.Inspect(decl.Body, func(n ast.Node) bool {
+		if bad {
+			return false
+		}
+		var vals []ast.Expr
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.ValueSpec:
+			for i, id := range n.Names {
+				if info.Defs[id] == bv && i < len(n.Values) {
+					vals = append(vals, n.Values[i])
+				}
+			}
+		case *ast.AssignStmt:
+			for i, lhs := range n.Lhs {
+				if varOf(info, lhs) == bv {
+					if len(n.Rhs) != len(n.Lhs) {
+						bad = true
+						return false
+					}
+					vals = append(vals, n.Rhs[i])
+				}
+			}
+		case *ast.UnaryExpr:
+			if n.Op == token.AND && varOf(info, n.X) == bv {
+				bad = true
+			}
+		}
+		for _, v := range vals {
+			if isNil(info, v) {
+				continue
+			}
+			g := -1
+			for _, gd := range guards {
+				if within(v, gd.body) {
+					g = gd.param
+				}
+			}
+			if g < 0 || guard >= 0 && g != guard {
+				bad = true
+				return false
+			}
+			guard = g
+		}
+		return true
+	})
+	if bad {
+		return -1
+	}
+	return guard
 }
 
 // singleResult is a return's one result, or nil.

@@ -142,3 +142,55 @@ func (c *apiClient) Fetch(ctx context.Context, url string) error {
 	}
 	return resp.Body.Close()
 }
+
+// newPayloadRequest marshals a payload into the body only when there is
+// one: a call that hands nil builds a request with no body.
+func newPayloadRequest(url, method string, payload any) *http.Request {
+	var body io.Reader
+	if payload != nil {
+		b, err := json.Marshal(payload)
+		if err != nil {
+			panic(err)
+		}
+		body = bytes.NewReader(b)
+	}
+	req, err := http.NewRequest(method, url, body)
+	if err != nil {
+		panic(err)
+	}
+	return req
+}
+
+// Quiet: the GET is built with no payload, so there is no body to read.
+func getSchema(c *http.Client, url string) (*http.Response, error) {
+	req := newPayloadRequest(url+"/schema", http.MethodGet, nil)
+	var err error
+	for i := 0; i < 5; i++ {
+		var resp *http.Response
+		if resp, err = c.Do(req); err == nil && resp.StatusCode < 500 {
+			return resp, nil
+		}
+		if resp != nil {
+			resp.Body.Close()
+		}
+		time.Sleep(time.Duration(rand.Int64N(int64(time.Second))))
+	}
+	return nil, err
+}
+
+// Reported: the same helper with a payload.
+func putSchema(c *http.Client, url string, schema map[string]string) (*http.Response, error) {
+	req := newPayloadRequest(url+"/schema", http.MethodPut, schema)
+	var err error
+	for i := 0; i < 5; i++ {
+		var resp *http.Response
+		if resp, err = c.Do(req); err == nil && resp.StatusCode < 500 { // want `the PUT request built at body/helper.go:\d+ is sent again by the retry loop at body/helper.go:\d+ with the body the first attempt read to its end`
+			return resp, nil
+		}
+		if resp != nil {
+			resp.Body.Close()
+		}
+		time.Sleep(time.Duration(rand.Int64N(int64(time.Second))))
+	}
+	return nil, err
+}
