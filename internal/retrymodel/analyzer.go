@@ -54,6 +54,7 @@ type Result struct {
 	// that build a request by calling another (reqhelper.go).
 	reqHelperDepth int
 	localDefs      map[localDefKey]localDefVal // localDef's answers (eval.go)
+	assignIdx      map[ast.Node]map[*types.Var]assignCount
 	impls          map[*types.Func]*types.Func // interface method -> the package's one implementation
 	// concrete: the package's declared non-interface types (reach.go).
 	concrete []types.Type

@@ -213,8 +213,8 @@ func (p *pkgCtx) localDef(v *types.Var, inFunc, specs bool) (ast.Node, int) {
 	}
 	var d localDefVal
 	if root != nil {
-		if count, last, i := countAssigns(p.info, root, v, specs); count == 1 {
-			d = localDefVal{last, i}
+		if a := p.assignIndex(root)[v]; a.count(specs) == 1 {
+			d = localDefVal{a.last[b2i(specs)], a.idx[b2i(specs)]}
 		}
 	}
 	if p.res.localDefs == nil {
@@ -250,6 +250,91 @@ func (p *pkgCtx) topDeclAt(pos token.Pos) ast.Node {
 		return f
 	}
 	return nil
+}
+
+// assignCount is countAssigns' answer for one variable, without var
+// declarations ([0]) and with them ([1]), for every variable under a root
+// at once: the loop walks ask localDef of many variables of one large
+// function, and one walk of it answers them all.
+type assignCount struct {
+	n, specN int
+	last     [2]ast.Node
+	idx      [2]int
+}
+
+func (a assignCount) count(specs bool) int {
+	if specs {
+		return a.n + a.specN
+	}
+	return a.n
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// assignIndex returns, for the variables given a value under root, what
+// countAssigns would say of each, walking root once.
+func (p *pkgCtx) assignIndex(root ast.Node) map[*types.Var]assignCount {
+	if m, ok := p.res.assignIdx[root]; ok {
+		return m
+	}
+	info := p.info
+	m := make(map[*types.Var]assignCount)
+	set := func(v *types.Var, f func(*assignCount)) {
+		if v == nil {
+			return
+		}
+		a := m[v]
+		f(&a)
+		m[v] = a
+	}
+	varOfID := func(e ast.Expr, defs bool) *types.Var {
+		id, ok := astutil.Unparen(e).(*ast.Ident)
+		if !ok {
+			return nil
+		}
+		if defs {
+			if v, ok := info.Defs[id].(*types.Var); ok {
+				return v
+			}
+		}
+		v, _ := info.Uses[id].(*types.Var)
+		return v
+	}
+	ast.Inspect(root, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.AssignStmt:
+			for i, lhs := range n.Lhs {
+				set(varOfID(lhs, true), func(a *assignCount) {
+					a.n++
+					a.last = [2]ast.Node{n, n}
+					a.idx = [2]int{i, i}
+				})
+			}
+		case *ast.IncDecStmt:
+			set(varOfID(n.X, false), func(a *assignCount) { a.n++; a.last = [2]ast.Node{} })
+		case *ast.UnaryExpr:
+			if n.Op == token.AND {
+				set(varOfID(n.X, false), func(a *assignCount) { a.n += 2; a.last = [2]ast.Node{} })
+			}
+		case *ast.ValueSpec:
+			for i, id := range n.Names {
+				if v, ok := info.Defs[id].(*types.Var); ok {
+					set(v, func(a *assignCount) { a.specN++; a.last[1], a.idx[1] = n, i })
+				}
+			}
+		}
+		return true
+	})
+	if p.res.assignIdx == nil {
+		p.res.assignIdx = make(map[ast.Node]map[*types.Var]assignCount)
+	}
+	p.res.assignIdx[root] = m
+	return m
 }
 
 // countAssigns counts the places under root that give the local v a
