@@ -2,8 +2,13 @@ package retrytimeout
 
 import (
 	"fmt"
+	"go/ast"
+	"go/types"
 	"strings"
 	"time"
+
+	"golang.org/x/tools/go/ast/astutil"
+	"golang.org/x/tools/go/types/typeutil"
 
 	"github.com/retryvet/retryvet/internal/retrymodel"
 )
@@ -107,6 +112,12 @@ func (c *checker) attemptOnly(l *retrymodel.Layer) string {
 		if int64(len(ws)) > n-1 {
 			ws = ws[:n-1]
 		}
+		if d, ok := c.constWait(l); ok && allEqual(ws) && ws[0] == d {
+			// One wait of a constant duration: the prefix listed is the
+			// whole schedule's pattern, and the total is exact.
+			s += fmt.Sprintf(": %d waits of %s add up to %s", n-1, fmtDur(d), fmtDur(time.Duration(n-1)*d))
+			return s + ", whatever the caller's deadline"
+		}
 		s += fmt.Sprintf(": waits %s, ... add up to more than %s", waitList(ws), fmtDur(sum(ws)))
 		if sched := schedule(l); sched != "" {
 			s += " (" + sched + ")"
@@ -117,6 +128,33 @@ func (c *checker) attemptOnly(l *retrymodel.Layer) string {
 		s += " (" + sched + ")"
 	}
 	return s + ": it keeps waiting and retrying after the caller has given up"
+}
+
+// constWait returns the duration of l's one wait when it is a time.Sleep
+// or time.After whose argument folds to a constant (nothing the loop
+// changes): every wait of the schedule is that duration, beyond the
+// prefix the model lists.
+func (c *checker) constWait(l *retrymodel.Layer) (time.Duration, bool) {
+	if len(l.Waits) != 1 || c.res.Folder == nil {
+		return 0, false
+	}
+	var call *ast.CallExpr
+	switch n := l.Waits[0].(type) {
+	case *ast.CallExpr:
+		call = n
+	case *ast.UnaryExpr:
+		call, _ = astutil.Unparen(n.X).(*ast.CallExpr)
+	case *ast.ExprStmt:
+		call, _ = astutil.Unparen(n.X).(*ast.CallExpr)
+	}
+	if call == nil || len(call.Args) != 1 {
+		return 0, false
+	}
+	fn, ok := typeutil.Callee(c.pass.TypesInfo, call).(*types.Func)
+	if !ok || fn.Pkg() == nil || fn.Pkg().Path() != "time" || fn.Name() != "Sleep" && fn.Name() != "After" {
+		return 0, false
+	}
+	return c.res.Folder.Duration(call.Args[0])
 }
 
 // attemptOnlyAdvice is the edit for an attempt-only retry.

@@ -40,3 +40,35 @@ func slowRetry(f func() (*http.Response, error)) (resp *http.Response, err error
 	}
 	return resp, err
 }
+
+const connectInterval = time.Second
+
+// connect waits the same constant second between 20 attempts: the model
+// lists the first few waits, and the total is still exact (19s).
+func connect(f func() (*http.Response, error)) (resp *http.Response, err error) {
+	for i := 0; i < 20; i++ { // want `attempt-only retry: retry loop makes 20 attempts and nothing bounds it in time: 19 waits of 1s add up to 19s, whatever the caller's deadline`
+		resp, err = f()
+		if err == nil && resp.StatusCode < 500 {
+			return resp, nil
+		}
+		time.Sleep(connectInterval)
+	}
+	return resp, err
+}
+
+// backoffAfter waits 1s for eight attempts and then 5s: not one constant
+// wait, so not the exact total of one; the choices bound it.
+func backoffAfter(f func() (*http.Response, error)) (resp *http.Response, err error) {
+	for i := 0; i < 20; i++ { // want `attempt-only retry: retry loop makes 20 attempts, each wait 1s or 5s, and nothing bounds it in time: up to 95s of waiting`
+		resp, err = f()
+		if err == nil && resp.StatusCode < 500 {
+			return resp, nil
+		}
+		d := time.Second
+		if i >= 8 {
+			d = 5 * time.Second
+		}
+		time.Sleep(d)
+	}
+	return resp, err
+}
