@@ -259,7 +259,7 @@ func (r *Result) heldBreaker(x ast.Expr, fnNode ast.Node, held map[types.Object]
 		if !ok || v.IsField() || fnNode == nil {
 			return nil
 		}
-		val, ok := singleAssign(info, fnNode, v, true)
+		val, ok := r.singleAssign(fnNode, v, true)
 		if !ok {
 			return nil
 		}

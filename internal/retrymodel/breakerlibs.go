@@ -238,7 +238,7 @@ func (r *Result) gobreakerSettings(b *Breaker, fn *types.Func, stack []ast.Node)
 		if v == nil || fnNode == nil {
 			return nil
 		}
-		val, ok := singleAssign(info, fnNode, v, false)
+		val, ok := r.singleAssign(fnNode, v, false)
 		if !ok {
 			return nil
 		}
@@ -391,7 +391,7 @@ func (r *Result) breakerRun(call *ast.CallExpr, fn *types.Func, fnNode ast.Node,
 					x = nil
 					continue
 				}
-				x, _ = singleAssign(info, fnNode, v, false)
+				x, _ = r.singleAssign(fnNode, v, false)
 			default:
 				x = nil
 			}

@@ -150,7 +150,7 @@ func (r *Result) holderLit(x ast.Expr, fnNode ast.Node) *ast.CompositeLit {
 			x = arg
 			continue
 		}
-		val, ok := singleAssign(info, fnNode, v, true)
+		val, ok := r.singleAssign(fnNode, v, true)
 		if !ok {
 			return nil
 		}

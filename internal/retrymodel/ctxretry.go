@@ -178,7 +178,7 @@ func (r *Result) CtxDerivation(e ast.Expr, fnNode ast.Node) ([]*ast.CallExpr, *t
 			return calls, v // ctx = context.WithTimeout(ctx, d): the parameter's own value
 		}
 		prev = v
-		val, ok := singleAssign(info, fnNode, v, true)
+		val, ok := r.singleAssign(fnNode, v, true)
 		if !ok {
 			return calls, v
 		}
@@ -213,12 +213,12 @@ func derivesCtx(info *types.Info, call *ast.CallExpr) bool {
 // singleAssign returns the one value root gives v (with first, the call
 // when v is its first result, as ctx, cancel := ...), when v is assigned
 // exactly once there (= or :=) and nowhere is its address taken.
-func singleAssign(info *types.Info, root ast.Node, v *types.Var, first bool) (ast.Expr, bool) {
-	count, last, i := countAssigns(info, root, v, true)
-	if count != 1 {
+func (r *Result) singleAssign(root ast.Node, v *types.Var, first bool) (ast.Expr, bool) {
+	a := r.assignIndex(root)[v]
+	if a.count(true) != 1 {
 		return nil, false
 	}
-	val := assignedValue(last, i, first)
+	val := assignedValue(a.last[1], a.idx[1], first)
 	return val, val != nil
 }
 

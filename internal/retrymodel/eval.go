@@ -213,7 +213,7 @@ func (p *pkgCtx) localDef(v *types.Var, inFunc, specs bool) (ast.Node, int) {
 	}
 	var d localDefVal
 	if root != nil {
-		if a := p.assignIndex(root)[v]; a.count(specs) == 1 {
+		if a := p.res.assignIndex(root)[v]; a.count(specs) == 1 {
 			d = localDefVal{a.last[b2i(specs)], a.idx[b2i(specs)]}
 		}
 	}
@@ -252,7 +252,7 @@ func (p *pkgCtx) topDeclAt(pos token.Pos) ast.Node {
 	return nil
 }
 
-// assignCount is countAssigns' answer for one variable, without var
+// assignCount is what gives one variable a value under a root, without var
 // declarations ([0]) and with them ([1]), for every variable under a root
 // at once: the loop walks ask localDef of many variables of one large
 // function, and one walk of it answers them all.
@@ -276,13 +276,16 @@ func b2i(b bool) int {
 	return 0
 }
 
-// assignIndex returns, for the variables given a value under root, what
-// countAssigns would say of each, walking root once.
-func (p *pkgCtx) assignIndex(root ast.Node) map[*types.Var]assignCount {
-	if m, ok := p.res.assignIdx[root]; ok {
+// assignIndex returns, for each variable given a value under root, the
+// places that give it one, walking root once: assignments, ++/--, a taken
+// address (counted twice: anything may write through it) and var
+// declarations apart, each with the last such place and v's index in it
+// (nil for ++/-- and &v).
+func (r *Result) assignIndex(root ast.Node) map[*types.Var]assignCount {
+	if m, ok := r.assignIdx[root]; ok {
 		return m
 	}
-	info := p.info
+	info := r.pass.TypesInfo
 	m := make(map[*types.Var]assignCount)
 	set := func(v *types.Var, f func(*assignCount)) {
 		if v == nil {
@@ -330,50 +333,11 @@ func (p *pkgCtx) assignIndex(root ast.Node) map[*types.Var]assignCount {
 		}
 		return true
 	})
-	if p.res.assignIdx == nil {
-		p.res.assignIdx = make(map[ast.Node]map[*types.Var]assignCount)
+	if r.assignIdx == nil {
+		r.assignIdx = make(map[ast.Node]map[*types.Var]assignCount)
 	}
-	p.res.assignIdx[root] = m
+	r.assignIdx[root] = m
 	return m
-}
-
-// countAssigns counts the places under root that give the local v a
-// value: assignments, ++/--, a taken address (counted twice: anything may
-// write through it) and, with specs, var declarations. It returns the last
-// one with v's index in it (nil for ++/-- and &v).
-func countAssigns(info *types.Info, root ast.Node, v *types.Var, specs bool) (count int, last ast.Node, idx int) {
-	ast.Inspect(root, func(n ast.Node) bool {
-		switch n := n.(type) {
-		case *ast.AssignStmt:
-			for i, lhs := range n.Lhs {
-				if id, ok := astutil.Unparen(lhs).(*ast.Ident); ok && (info.Defs[id] == v || info.Uses[id] == v) {
-					count++
-					last, idx = n, i
-				}
-			}
-		case *ast.IncDecStmt:
-			if id, ok := astutil.Unparen(n.X).(*ast.Ident); ok && info.Uses[id] == v {
-				count++
-				last = nil
-			}
-		case *ast.UnaryExpr:
-			if id, ok := astutil.Unparen(n.X).(*ast.Ident); ok && n.Op == token.AND && info.Uses[id] == v {
-				count += 2
-				last = nil
-			}
-		case *ast.ValueSpec:
-			if specs {
-				for i, id := range n.Names {
-					if info.Defs[id] == v {
-						count++
-						last, idx = n, i
-					}
-				}
-			}
-		}
-		return true
-	})
-	return count, last, idx
 }
 
 // sliceLiteral returns the composite literal a slice variable is

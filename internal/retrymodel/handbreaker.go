@@ -464,7 +464,7 @@ func (r *Result) callContext(call *ast.CallExpr, fd *ast.FuncDecl) (string, bool
 		if !ok {
 			continue
 		}
-		if val, ok := singleAssign(r.pass.TypesInfo, fd, v, true); ok {
+		if val, ok := r.singleAssign(fd, v, true); ok {
 			if ctx, ok := r.CallerContext(val, fd); ok {
 				return ctx, true
 			}

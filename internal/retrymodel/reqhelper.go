@@ -169,56 +169,27 @@ func (r *Result) bodyGuard(decl *ast.FuncDecl, sig *types.Signature, body ast.Ex
 		}
 		return true
 	})
-	guard, bad := -1, false
-	ast.Inspect(decl.Body, func(n ast.Node) bool {
-		if bad {
-			return false
-		}
-		var vals []ast.Expr
-		switch n := n.(type) {
-		case *ast.FuncLit:
-			return false
-		case *ast.ValueSpec:
-			for i, id := range n.Names {
-				if info.Defs[id] == bv && i < len(n.Values) {
-					vals = append(vals, n.Values[i])
-				}
-			}
-		case *ast.AssignStmt:
-			for i, lhs := range n.Lhs {
-				if varOf(info, lhs) == bv {
-					if len(n.Rhs) != len(n.Lhs) {
-						bad = true
-						return false
-					}
-					vals = append(vals, n.Rhs[i])
-				}
-			}
-		case *ast.UnaryExpr:
-			if n.Op == token.AND && varOf(info, n.X) == bv {
-				bad = true
-			}
-		}
-		for _, v := range vals {
-			if isNil(info, v) {
-				continue
-			}
-			g := -1
-			for _, gd := range guards {
-				if within(v, gd.body) {
-					g = gd.param
-				}
-			}
-			if g < 0 || guard >= 0 && g != guard {
-				bad = true
-				return false
-			}
-			guard = g
-		}
-		return true
-	})
-	if bad {
+	// Every value the package writes to it (the write index): nil ones and
+	// a bare declaration aside, each under one guard of the same parameter.
+	vals, ok := r.Writes(bv)
+	if !ok {
 		return -1
+	}
+	guard := -1
+	for _, v := range vals {
+		if v == nil && r.declaredBare(bv) || v != nil && isNil(info, v) {
+			continue
+		}
+		g := -1
+		for _, gd := range guards {
+			if v != nil && within(v, gd.body) {
+				g = gd.param
+			}
+		}
+		if g < 0 || guard >= 0 && g != guard {
+			return -1
+		}
+		guard = g
 	}
 	return guard
 }
