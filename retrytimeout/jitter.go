@@ -176,6 +176,8 @@ func jitterAdvice(l *retrymodel.Layer) string {
 		return "add retry.RandomDelay to the DelayType (retry.CombineDelay(retry.BackOffDelay, retry.RandomDelay)) or use retry.FullJitterBackoffDelay"
 	case strings.HasPrefix(name, "wait.") || strings.HasPrefix(name, "retry.OnError") || strings.HasPrefix(name, "retry.RetryOnConflict"):
 		return "set the wait.Backoff's Jitter (0.5 spreads each wait over 1x-1.5x)"
+	case strings.HasPrefix(name, "failsafe "):
+		return "add WithJitterFactor(0.5) to the retry policy's builder"
 	case strings.Contains(name, "retryablehttp"):
 		return "set Backoff to retryablehttp.RateLimitLinearJitterBackoff (jittered, and still reads Retry-After on 429/503)"
 	}

@@ -78,6 +78,15 @@ func (c *checker) unboundLibrary(l *retrymodel.Layer, attemptOnly string) bool {
 				},
 			}
 		}
+	case "failsafe WithContext":
+		why = "the executor runs on context.Background()"
+		advice = fmt.Sprintf("run it with .WithContext(%s)", src.Name)
+		if sel, ok := astutil.Unparen(call.Fun).(*ast.SelectorExpr); ok {
+			fix = &analysis.SuggestedFix{
+				Message:   fmt.Sprintf("Run the executor on %s", src.Name),
+				TextEdits: []analysis.TextEdit{{Pos: sel.Sel.Pos(), End: sel.Sel.Pos(), NewText: []byte(fmt.Sprintf("WithContext(%s).", src.Name))}},
+			}
+		}
 	case "wait.ExponentialBackoffWithContext":
 		why = "it sleeps with time.Sleep"
 		advice = fmt.Sprintf("use %s.ExponentialBackoffWithContext(%s, ...)", orName(pkgName, "wait"), src.Name)

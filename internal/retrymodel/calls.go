@@ -110,6 +110,8 @@ func (pc *pkgCtx) callLayer(call *ast.CallExpr, fnNode ast.Node, stack []ast.Nod
 		l = p.k8sWaitLayer(call, fn)
 	case path == pkgRoko:
 		l = p.rokoLayer(call, fn)
+	case path == pkgFailsafe:
+		l = p.failsafeLayer(call, fn)
 	case path == pkgRetryableHTTP:
 		l = p.retryableHTTPLayer(call, fn)
 	case path == "net/http":
@@ -184,7 +186,7 @@ func (p *callCtx) finish(l *Layer, fnNode ast.Node) {
 // knownPath reports whether calls into path can be layers.
 func knownPath(path string) bool {
 	switch path {
-	case pkgBackoffV2, pkgBackoffV3, pkgBackoffV4, pkgBackoffV5, pkgRetryGo, pkgGoRetry, pkgK8sRetry, pkgK8sWait, pkgRetryableHTTP, pkgRoko, "net/http":
+	case pkgBackoffV2, pkgBackoffV3, pkgBackoffV4, pkgBackoffV5, pkgRetryGo, pkgGoRetry, pkgK8sRetry, pkgK8sWait, pkgRetryableHTTP, pkgRoko, pkgFailsafe, "net/http":
 		return true
 	}
 	return under(path, pkgOpenAIV1) || under(path, pkgAnthropic) || strings.HasPrefix(path, pkgAWS+"/service/")

@@ -89,5 +89,5 @@ func TestCallLayers(t *testing.T) {
 	// One load for all packages: the SDK and Kubernetes modules are big.
 	analysistest.Run(t, dir, showCalls, "./sdks/xpkg/search",
 		"./libs/backoffv3", "./libs/backoffv4", "./libs/backoffv5", "./libs/retrygo", "./libs/goretry", "./libs/k8s",
-		"./libs/retryablehttp", "./libs/none", "./sdks/openai", "./sdks/anthropic", "./sdks/anthropicv2", "./sdks/aws")
+		"./libs/retryablehttp", "./libs/failsafe", "./libs/none", "./sdks/openai", "./sdks/anthropic", "./sdks/anthropicv2", "./sdks/aws")
 }
