@@ -271,6 +271,9 @@ func (ck *checker) breakersInRetry() {
 			what := fmt.Sprintf("one request that fails all %d attempts is %d failures in a row", n, n)
 			if unbounded {
 				what = "one request that keeps failing is failures in a row with no bound"
+				if me := l.Policy.MaxElapsed; me.Known && me.D > 0 {
+					what = fmt.Sprintf("one request that keeps failing is failures in a row with no bound on their count for up to %v", me.D)
+				}
 			}
 			msg := fmt.Sprintf("%s counts every attempt of the %s at %s%s as a failure: %s, and it opens after %s, so one caller's failing request switches the dependency off for every caller; run the retry inside the breaker's call so that a request counts once, or %s",
 				name, l.Name, ck.short(l.Pos), via, what, opens, fewer)
@@ -290,12 +293,19 @@ func (ck *checker) breakersInRetry() {
 }
 
 // retriedExecute reports whether the layer retries the breaker call: it
-// is one of the layer's operations, or in the declaration of a package
-// function an operation calls (via names it).
+// is one of the layer's operations, in a closure held in a local variable
+// an operation calls, or in the declaration of a package function an
+// operation calls (via names it).
 func (ck *checker) retriedExecute(l *retrymodel.Layer, bc retrymodel.BreakerCall) (string, bool) {
+	if bc.InRetry && l.Node == bc.Call {
+		return " (a retry policy composed outside the breaker)", true
+	}
 	for _, op := range l.Ops {
 		if op == bc.Call {
 			return "", true
+		}
+		if lit := ck.res.LocalFuncLit(l.FuncNode, op.Fun); lit != nil && lit.Pos() <= bc.Call.Pos() && bc.Call.End() <= lit.End() {
+			return "", true // operation := func() error { ...Execute... }; retry.Do(func() error { return operation() })
 		}
 		fn := ck.res.Callee(op)
 		if fn == nil {

@@ -78,6 +78,10 @@ type BreakerCall struct {
 	// Ctx is the context the breaker itself is given (hystrix.DoC,
 	// mercari's Do, failsafe-go's WithContext), or nil.
 	Ctx ast.Expr
+	// InRetry: a failsafe-go retry policy composed outside the breaker
+	// in the same executor (With(retryPolicy, breaker)) runs it once per
+	// attempt; the call is then also that retry's layer.
+	InRetry bool
 }
 
 // BreakerCalls returns the package's calls through breakers it builds
@@ -108,6 +112,13 @@ func (r *Result) findBreakerCalls() []BreakerCall {
 		stack []ast.Node
 	}
 	var news, ctorCalls, runs []site
+	// copies are local variables stored on into another variable or a
+	// field: cb := gobreaker.NewCircuitBreaker(st); return &Client{cb: cb}.
+	type copySite struct {
+		id    *ast.Ident
+		stack []ast.Node
+	}
+	var copies []copySite
 	for _, f := range r.pass.Files {
 		var stack []ast.Node
 		ast.Inspect(f, func(n ast.Node) bool {
@@ -116,6 +127,15 @@ func (r *Result) findBreakerCalls() []BreakerCall {
 				return true
 			}
 			stack = append(stack, n)
+			if id, ok := n.(*ast.Ident); ok && len(stack) > 1 {
+				switch stack[len(stack)-2].(type) {
+				case *ast.AssignStmt, *ast.KeyValueExpr, *ast.ValueSpec:
+					if v, ok := info.Uses[id].(*types.Var); ok && !v.IsField() {
+						copies = append(copies, copySite{id, append([]ast.Node(nil), stack...)})
+					}
+				}
+				return true
+			}
 			call, ok := n.(*ast.CallExpr)
 			if !ok {
 				return true
@@ -202,6 +222,13 @@ func (r *Result) findBreakerCalls() []BreakerCall {
 	for _, s := range ctorCalls {
 		if b := ctors[s.fn]; b != nil {
 			store(s.call, s.stack, b)
+		}
+	}
+	for range 2 { // a copy of a copy
+		for _, c := range copies {
+			if b := held[info.Uses[c.id]]; b != nil {
+				store(c.id, c.stack, b)
+			}
 		}
 	}
 	var out []BreakerCall

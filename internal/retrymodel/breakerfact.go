@@ -12,8 +12,12 @@ import (
 // breaker counts and when it opens; the package that calls the
 // constructor reads the breaker as one it built.
 
-// A BreakerFact marks a function that returns a circuit breaker it builds.
+// A BreakerFact marks a function that returns a circuit breaker it builds,
+// or (Settings) the gobreaker.Settings a breaker is built with elsewhere
+// (obsidian-headless: circuitbreaker.HTTPDefault(logger) handed to
+// NewCircuitBreaker in the API client).
 type BreakerFact struct {
+	Settings  bool
 	Lib       string
 	Name      string
 	V2        bool
@@ -28,6 +32,9 @@ type BreakerFact struct {
 func (*BreakerFact) AFact() {}
 
 func (f *BreakerFact) String() string {
+	if f.Settings {
+		return fmt.Sprintf("returns %s Settings at %s (counts all: %t, opens after %d)", f.Lib, f.Posn, f.CountsAll, f.TripAfter)
+	}
 	return fmt.Sprintf("builds a %s breaker at %s (counts all: %t)", f.Lib, f.Posn, f.CountsAll)
 }
 
@@ -47,13 +54,42 @@ func (r *Result) exportBreakerCtors() {
 			Trip: b.Trip, TripAfter: b.TripAfter, Posn: Shorten(r.pass.Fset, b.New.Pos()),
 		})
 	}
+	for _, d := range r.decls {
+		if d.Recv != nil || d.Type.TypeParams != nil {
+			continue
+		}
+		fn, _ := r.pass.TypesInfo.Defs[d.Name].(*types.Func)
+		if fn == nil || !returnsGobreakerSettings(fn) {
+			continue
+		}
+		ret := soleReturn(d)
+		b := &Breaker{Lib: BreakerGobreaker}
+		if ret == nil || !r.readSettings(b, d, ret) {
+			continue
+		}
+		r.pass.ExportObjectFact(fn, &BreakerFact{
+			Settings: true, Lib: b.Lib, Name: b.Name, Old: b.NoIsSuccessful, CountsAll: b.CountsAll,
+			Trip: b.Trip, TripAfter: b.TripAfter, Posn: Shorten(r.pass.Fset, ret.Pos()),
+		})
+	}
+}
+
+// returnsGobreakerSettings reports a function whose one result is a
+// gobreaker Settings value.
+func returnsGobreakerSettings(fn *types.Func) bool {
+	res := fn.Signature().Results()
+	if res.Len() != 1 {
+		return false
+	}
+	n, ok := types.Unalias(res.At(0).Type()).(*types.Named)
+	return ok && n.Obj().Name() == "Settings" && breakerLib(n.Obj().Pkg()) == BreakerGobreaker
 }
 
 // importedBreaker is the breaker a function of another package returns,
 // from its fact.
 func (r *Result) importedBreaker(fn *types.Func) *Breaker {
 	var f BreakerFact
-	if fn.Pkg() == r.pass.Pkg || !r.pass.ImportObjectFact(fn, &f) {
+	if fn.Pkg() == r.pass.Pkg || !r.pass.ImportObjectFact(fn, &f) || f.Settings {
 		return nil
 	}
 	return &Breaker{Lib: f.Lib, Name: f.Name, V2: f.V2, NoIsSuccessful: f.Old, CountsAll: f.CountsAll, SeesCtx: f.SeesCtx,

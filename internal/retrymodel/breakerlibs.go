@@ -5,8 +5,10 @@ import (
 	"go/constant"
 	"go/token"
 	"go/types"
+	"slices"
 
 	"golang.org/x/tools/go/ast/astutil"
+	"golang.org/x/tools/go/types/typeutil"
 )
 
 // This file holds what each breaker library counts as a failure, when it
@@ -214,16 +216,86 @@ func failsafeBreaker(info *types.Info, b *Breaker) *Breaker {
 	}
 }
 
-// gobreakerSettings reads the Settings literal (or a Settings variable
-// given one literal and field assignments) of a NewCircuitBreaker call.
+// gobreakerSettings reads the Settings of a NewCircuitBreaker call: a
+// literal, a Settings variable given one literal and field assignments, or
+// the result of a function that returns one (a function of this package
+// read from its body, another package's from its BreakerFact).
 func (r *Result) gobreakerSettings(b *Breaker, fn *types.Func, stack []ast.Node) *Breaker {
-	info := r.pass.TypesInfo
-	call := b.New
 	b.V2 = fn.Pkg().Path() == "github.com/sony/gobreaker/v2"
-	if len(call.Args) != 1 {
+	if len(b.New.Args) != 1 {
 		return nil
 	}
-	arg := astutil.Unparen(call.Args[0])
+	fnNode, _ := enclosingFunc(r.pass.TypesInfo, stack)
+	arg := astutil.Unparen(b.New.Args[0])
+	if id, ok := arg.(*ast.Ident); ok && fnNode != nil {
+		// settings := config.Breaker(logger); NewCircuitBreaker(settings)
+		if v, _ := r.pass.TypesInfo.Uses[id].(*types.Var); v != nil {
+			if val, ok := r.singleAssign(fnNode, v, false); ok {
+				if call, ok := astutil.Unparen(val).(*ast.CallExpr); ok {
+					arg = call
+				}
+			}
+		}
+	}
+	if call, ok := arg.(*ast.CallExpr); ok {
+		return r.settingsFrom(b, call)
+	}
+	if !r.readSettings(b, fnNode, arg) {
+		return nil
+	}
+	return b
+}
+
+// settingsFrom reads the Settings a function call returns.
+func (r *Result) settingsFrom(b *Breaker, call *ast.CallExpr) *Breaker {
+	fn, _ := typeutil.Callee(r.pass.TypesInfo, call).(*types.Func)
+	if fn == nil {
+		return nil
+	}
+	if fn.Pkg() != r.pass.Pkg {
+		var f BreakerFact
+		if !r.pass.ImportObjectFact(fn.Origin(), &f) || !f.Settings {
+			return nil // settings from elsewhere: what they count is not known
+		}
+		b.Name, b.CountsAll, b.NoIsSuccessful, b.Trip, b.TripAfter = f.Name, f.CountsAll, f.Old, f.Trip, f.TripAfter
+		return b
+	}
+	d := r.Decl(fn)
+	ret := soleReturn(d)
+	if ret == nil || !r.readSettings(b, d, ret) {
+		return nil
+	}
+	return b
+}
+
+// soleReturn is the one value d returns, when it has one return statement
+// of one value outside its function literals.
+func soleReturn(d *ast.FuncDecl) ast.Expr {
+	if d == nil || d.Body == nil {
+		return nil
+	}
+	var rets []*ast.ReturnStmt
+	ast.Inspect(d.Body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.ReturnStmt:
+			rets = append(rets, n)
+		}
+		return true
+	})
+	if len(rets) != 1 || len(rets[0].Results) != 1 {
+		return nil
+	}
+	return rets[0].Results[0]
+}
+
+// readSettings reads a gobreaker Settings value written in fnNode: a
+// literal (or its address), or a variable given one literal and then field
+// assignments. It reports false when the value is not one of those.
+func (r *Result) readSettings(b *Breaker, fnNode ast.Node, arg ast.Expr) bool {
+	info := r.pass.TypesInfo
+	arg = astutil.Unparen(arg)
 	if u, ok := arg.(*ast.UnaryExpr); ok && u.Op == token.AND {
 		arg = astutil.Unparen(u.X)
 	}
@@ -234,17 +306,16 @@ func (r *Result) gobreakerSettings(b *Breaker, fn *types.Func, stack []ast.Node)
 	case *ast.Ident:
 		// st := gobreaker.Settings{...}; st.IsSuccessful = ...
 		v, _ := info.Uses[a].(*types.Var)
-		fnNode, _ := enclosingFunc(info, stack)
 		if v == nil || fnNode == nil {
-			return nil
+			return false
 		}
 		val, ok := r.singleAssign(fnNode, v, false)
 		if !ok {
-			return nil
+			return false
 		}
 		lit, ok := astutil.Unparen(val).(*ast.CompositeLit)
 		if !ok {
-			return nil
+			return false
 		}
 		b.Lit = lit
 		ast.Inspect(fnNode, func(n ast.Node) bool {
@@ -262,12 +333,12 @@ func (r *Result) gobreakerSettings(b *Breaker, fn *types.Func, stack []ast.Node)
 			return true
 		})
 	default:
-		return nil // Settings from elsewhere: what they count is not known
+		return false // Settings from elsewhere: what they count is not known
 	}
 	for _, e := range b.Lit.Elts {
 		kv, ok := e.(*ast.KeyValueExpr)
 		if !ok {
-			return nil // positional Settings
+			return false // positional Settings
 		}
 		if id, ok := kv.Key.(*ast.Ident); ok {
 			set[id.Name] = kv.Value
@@ -284,7 +355,7 @@ func (r *Result) gobreakerSettings(b *Breaker, fn *types.Func, stack []ast.Node)
 	} else {
 		b.TripAfter = consecutiveTrip(info, set["ReadyToTrip"])
 	}
-	return b
+	return true
 }
 
 // hasField reports whether struct type t (or a named one) has the field.
@@ -360,7 +431,7 @@ func (r *Result) breakerRun(call *ast.CallExpr, fn *types.Func, fnNode ast.Node,
 		// held in a local assigned once.
 		opArg(0)
 		x := recv()
-		for depth := 0; x != nil && depth < 8 && bc.Breaker == nil; depth++ {
+		for depth := 0; x != nil && depth < 8; depth++ {
 			switch e := astutil.Unparen(x).(type) {
 			case *ast.CallExpr:
 				switch calleeName(e) {
@@ -369,9 +440,18 @@ func (r *Result) breakerRun(call *ast.CallExpr, fn *types.Func, fnNode ast.Node,
 						bc.Ctx = e.Args[0]
 					}
 				case "With", "Compose":
-					for _, a := range e.Args {
-						if b := of(a); b != nil {
+					// With(outer, ..., inner); a Compose adds an inner
+					// policy, and the chain is read from its end: a retry
+					// policy before the breaker, or in a call read after
+					// it, runs the breaker once per attempt.
+					found := bc.Breaker != nil // in a call read before this one
+					for i, a := range e.Args {
+						if found && isFailsafeRetryPolicy(info.TypeOf(a)) {
+							bc.InRetry = true
+						}
+						if b := of(a); b != nil && bc.Breaker == nil {
 							bc.Breaker = b
+							bc.InRetry = slices.ContainsFunc(e.Args[:i], func(x ast.Expr) bool { return isFailsafeRetryPolicy(info.TypeOf(x)) })
 						}
 					}
 				}
@@ -398,6 +478,12 @@ func (r *Result) breakerRun(call *ast.CallExpr, fn *types.Func, fnNode ast.Node,
 		}
 	}
 	return bc, bc.Breaker != nil
+}
+
+// isFailsafeRetryPolicy reports a failsafe-go retrypolicy.RetryPolicy.
+func isFailsafeRetryPolicy(t types.Type) bool {
+	n, ok := types.Unalias(t).(*types.Named)
+	return ok && n.Obj().Name() == "RetryPolicy" && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == pkgFailsafeRetry
 }
 
 // identOf is e as an identifier, or nil.
