@@ -18,8 +18,42 @@ import (
 // ("pending", "running") is a poll's and stays unknown, as does anything
 // that is no such test.
 func (p *pkgCtx) absentHeader(c *ast.BinaryExpr, s *loopShape) Tri {
+	_, t := p.headerTest(c, s)
+	return t
+}
+
+// retryDirective reads a comparison of a response header that names a
+// retry (Stripe-Should-Retry, x-should-retry) with a yes/no constant as
+// the server's verdict on the attempt: failurePath where the test holds
+// for "retry", successPath where it holds for its absence. A loop that
+// goes round on it retries what failed (zstripe: `if
+// resp.Header.Get("Stripe-Should-Retry") == "true" { sleep; goto doreq }`).
+func (p *pkgCtx) retryDirective(c *ast.BinaryExpr, s *loopShape) path {
+	name, t := p.headerTest(c, s)
+	if !strings.Contains(strings.ToLower(name), "retry") {
+		return unknownPath
+	}
+	switch t {
+	case No:
+		return failurePath
+	case Yes:
+		return successPath
+	}
+	return unknownPath
+}
+
+// directiveTest reports a condition that holds a retry directive test.
+func (p *pkgCtx) directiveTest(e ast.Expr, s *loopShape) bool {
+	return contains(e, func(n ast.Node) bool {
+		b, ok := n.(*ast.BinaryExpr)
+		return ok && p.retryDirective(b, s) != unknownPath
+	})
+}
+
+// headerTest is absentHeader with the header's name, when a constant.
+func (p *pkgCtx) headerTest(c *ast.BinaryExpr, s *loopShape) (string, Tri) {
 	if c.Op != token.EQL && c.Op != token.NEQ {
-		return Unknown
+		return "", Unknown
 	}
 	for _, pair := range [][2]ast.Expr{{c.X, c.Y}, {c.Y, c.X}} {
 		call, ok := astutil.Unparen(pair[0]).(*ast.CallExpr)
@@ -44,13 +78,14 @@ func (p *pkgCtx) absentHeader(c *ast.BinaryExpr, s *loopShape) Tri {
 		if !yesNo[strings.ToLower(lit)] {
 			continue
 		}
+		name, _ := constString(p.info, call.Args[0])
 		eq := lit == ""
 		if eq == (c.Op == token.EQL) {
-			return Yes
+			return name, Yes
 		}
-		return No
+		return name, No
 	}
-	return Unknown
+	return "", Unknown
 }
 
 // yesNo are the values of a boolean directive header.

@@ -601,7 +601,7 @@ func (p *pkgCtx) keepRetried(loop ast.Node, body *ast.BlockStmt, cond ast.Expr, 
 			case failurePath:
 				if !p.mentionsErr(ifs.Cond, t) && v != nil {
 					// A status test: it retries v's call when its branch goes on.
-					if (p.statusTest(ifs.Cond, t) || p.flagRetries(ifs.Cond, t) || p.predTest(ifs.Cond, t)) && p.continuesOrWaits(ifs.Body, loop) {
+					if (p.statusTest(ifs.Cond, t) || p.flagRetries(ifs.Cond, t) || p.predTest(ifs.Cond, t) || p.directiveTest(ifs.Cond, t)) && p.continuesOrWaits(ifs.Body, loop) {
 						retried[v] = true
 					}
 					return true
@@ -762,6 +762,9 @@ func (p *pkgCtx) condIs(cond ast.Expr, s *loopShape, _ bool) path {
 			}
 			if c.Op == token.EQL && p.isSentinelTest(c, s) {
 				return failurePath // err == io.ErrUnexpectedEOF, as errors.Is
+			}
+			if pt := p.retryDirective(c, s); pt != unknownPath {
+				return pt // resp.Header.Get("x-should-retry") == "true" (header.go)
 			}
 			return p.statusPath(c, s)
 		default:
