@@ -254,10 +254,12 @@
 // -retrystatus.retrylog, the golangci-lint plugin's retrylog setting):
 //
 //   - A retry decision nobody can see: a hand-rolled retry loop, or a
-//     retry-go / cenkalti/backoff call, that goes round again without a
-//     log line, a metric or a trace event in its retried region (or in a
-//     function of the package it calls), and without the hook the library
-//     offers (retry.OnRetry, backoff.RetryNotify, backoff.WithNotify).
+//     retry-go / cenkalti/backoff / failsafe-go call, that goes round
+//     again without a log line, a metric or a trace event in its retried
+//     region (or in a function of the package it calls), and without the
+//     hook the library offers (retry.OnRetry, backoff.RetryNotify,
+//     backoff.WithNotify, a failsafe-go retry policy's OnRetry,
+//     OnRetryScheduled or OnFailure).
 //     Quiet when anything on the way logs (log, slog, zap, zerolog,
 //     logrus, klog, logr, fmt's Print family, a Warnf or Infof on the
 //     project's own logger), counts or traces (Prometheus, OpenTelemetry,

@@ -20,7 +20,8 @@ import (
 // retry loop, or a retry-go / backoff call, that goes round again without
 // a log line, a metric or a trace event in its retried region, and (for a
 // library) without the hook the library offers (retry.OnRetry,
-// backoff.RetryNotify, backoff.WithNotify), retries in silence: when a
+// backoff.RetryNotify, backoff.WithNotify, a failsafe-go retry policy's
+// OnRetry), retries in silence: when a
 // dependency degrades, nothing says that calls now take three attempts.
 //
 // It is off by default: whether every retry must be visible is a team's
@@ -54,7 +55,7 @@ func (ck *checker) unlogged(l *retrymodel.Layer) {
 		fix = `log the attempt, the error and the wait where the loop goes round again, e.g. slog.Warn("retrying", "attempt", n, "err", err, "wait", d)`
 	case retrymodel.Library:
 		call, ok := l.Node.(*ast.CallExpr)
-		if !ok || ck.hooked(call) {
+		if !ok || ck.hooked(call) || l.Policy.Listener.IsValid() {
 			return
 		}
 		fix = ck.libraryHook(call)
@@ -107,6 +108,8 @@ func (ck *checker) libraryHook(call *ast.CallExpr) string {
 		return "pass backoff.WithNotify(func(err error, d time.Duration) { ... }) to log each attempt"
 	case strings.HasPrefix(path, "github.com/cenkalti/backoff"):
 		return "use backoff.RetryNotify with a notify func that logs the error and the wait"
+	case path == "github.com/failsafe-go/failsafe-go":
+		return "add OnRetryScheduled(func(e failsafe.ExecutionScheduledEvent[R]) { ... }) to the retry policy's builder to log the attempt, e.LastError() and e.Delay"
 	}
 	return ""
 }

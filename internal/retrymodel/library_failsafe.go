@@ -45,6 +45,7 @@ type failsafeRetry struct {
 	jitter       Tri
 	jitPos       token.Pos
 	waitPos      token.Pos
+	listener     token.Pos // OnRetry, OnRetryScheduled, OnFailure
 	classifier   ast.Node
 	classFunc    *types.Func
 	delayFuncArg ast.Expr
@@ -119,6 +120,7 @@ func (p *callCtx) failsafeLayer(call *ast.CallExpr, fn *types.Func) *Layer {
 	}
 	pol.RetryAfter = No
 	pol.Classifier, pol.ClassifierFunc = retry.classifier, retry.classFunc
+	pol.Listener = retry.listener
 	if !retry.complete {
 		pol.Attempts = unknownVal(retry.pos)
 		pol.Schedule = "unknown (retry policy options not all visible)"
@@ -297,7 +299,9 @@ func (r *failsafeRetry) option(p *callCtx, c *ast.CallExpr, name string, first f
 				_, r.classFunc = p.funcArg(arg(0))
 			}
 		}
-	case "OnRetry", "OnRetryScheduled", "OnFailure", "OnSuccess", "OnAbort", "OnRetriesExceeded", "ReturnLastFailure", "WithBudget":
+	case "OnRetry", "OnRetryScheduled", "OnFailure":
+		r.listener = c.Pos()
+	case "OnSuccess", "OnAbort", "OnRetriesExceeded", "ReturnLastFailure", "WithBudget":
 	default:
 		r.complete = false // an option not read
 	}

@@ -236,6 +236,11 @@ type Policy struct {
 	// reserve pays for. NoPos if none.
 	Fallback token.Pos
 
+	// Listener is where a library is given a hook called on each retry
+	// decision (failsafe-go's OnRetry, OnRetryScheduled, OnFailure on the
+	// retry policy); NoPos otherwise.
+	Listener token.Pos
+
 	// Assumed is set when values come from a library or SDK default because
 	// the code that configures the client could not be found.
 	Assumed bool
