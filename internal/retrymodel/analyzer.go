@@ -49,7 +49,9 @@ type Result struct {
 	// (FuncDecls by *types.Func; FuncLits by node in lits).
 	funcs map[*types.Func]*FuncFact
 	lits  map[*ast.FuncLit]*FuncFact
-	decls map[*types.Func]*ast.FuncDecl
+	// closureVars: local func variables given one literal (closure.go).
+	closureVars map[*types.Var]*ast.FuncLit
+	decls       map[*types.Func]*ast.FuncDecl
 	// reqHelperDepth bounds builtByHelper's descent through helpers
 	// that build a request by calling another (reqhelper.go).
 	reqHelperDepth int

@@ -275,6 +275,11 @@ func ifaceName(m *types.Func) string {
 // its callee or, for an interface call, the implementations the package
 // can see (callChains), Via starting at the callee.
 func (r *Result) CallChains(call *ast.CallExpr) []Chain {
+	if lit := r.ClosureCalled(call); lit != nil {
+		// op(): what the literal reaches (closure.go), as a layer's
+		// retried region would
+		return r.Inner(&Layer{Body: lit.Body})
+	}
 	c, _ := r.callChains(call, r.Func)
 	return c
 }

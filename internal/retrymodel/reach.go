@@ -30,6 +30,7 @@ func (p *pkgCtx) summarize() {
 	// {...}; exec.Execute(ctx, op)) is reached through that layer, not
 	// where it is written.
 	bodies := map[ast.Node]*Layer{}
+	expanding := map[*ast.FuncLit]bool{} // closures being reached through their calls
 	for _, l := range slices.Concat(p.res.Layers, p.res.HelperLayers) {
 		if l.Body != nil {
 			bodies[l.Body] = l
@@ -91,6 +92,13 @@ func (p *pkgCtx) summarize() {
 			}
 			if inner, ok := astutil.Unparen(call.Fun).(*ast.CallExpr); ok {
 				chains = append(chains, p.res.madeChains(inner, calleeFact)...) // retrying(get)()
+			}
+			if lit := p.res.ClosureCalled(call); lit != nil && !within(lit, root) && !expanding[lit] && bodies[lit.Body] == nil {
+				// op := func() error { ... }; op(): the literal runs here (closure.go)
+				expanding[lit] = true
+				c, r := reachIn(lit.Body, self)
+				delete(expanding, lit)
+				chains, remote = append(chains, c...), remote || r
 			}
 			c, r := p.res.callChains(call, calleeFact) // iface.go
 			if dropped.drops(p.info, call) {
@@ -248,7 +256,9 @@ func (r *Result) Inner(l *Layer) []Chain {
 			out = append(out, c)
 		}
 	}
-	visitRoot := func(root ast.Node) {
+	expanding := map[*ast.FuncLit]bool{}
+	var visitRoot func(root ast.Node)
+	visitRoot = func(root ast.Node) {
 		dropped := dropScan{}
 		ast.Inspect(root, func(n ast.Node) bool {
 			if n == nil {
@@ -274,6 +284,11 @@ func (r *Result) Inner(l *Layer) []Chain {
 			if call, ok := n.(*ast.CallExpr); ok {
 				if made, ok := astutil.Unparen(call.Fun).(*ast.CallExpr); ok {
 					add(r.madeChains(made, r.Func), "") // retrying(get)()
+				}
+				if lit := r.ClosureCalled(call); lit != nil && !within(lit, root) && !expanding[lit] && (l.Body == nil || !within(lit, l.Body)) {
+					expanding[lit] = true // op(): the literal runs here (closure.go)
+					visitRoot(lit.Body)
+					delete(expanding, lit)
 				}
 				c, _ := r.callChains(call, r.Func)
 				if dropped.drops(r.pass.TypesInfo, call) {
