@@ -535,6 +535,7 @@ func (p *pkgCtx) keepRetried(loop ast.Node, body *ast.BlockStmt, cond ast.Expr, 
 		}
 		return &loopShape{errs: map[*types.Var]*ast.CallExpr{v: s.errs[v]}, results: results, self: s.self}
 	}
+	after := stmtsAfterIfs(body)
 	for v := range s.errs {
 		t := one(v)
 		if cond != nil && p.condIs(cond, t, false) == failurePath {
@@ -610,7 +611,10 @@ func (p *pkgCtx) keepRetried(loop ast.Node, body *ast.BlockStmt, cond ast.Expr, 
 					retried[v] = true
 				}
 			case successPath:
-				if p.blockLeavesAny(ifs.Body) || p.endsInGoto(ifs.Body) {
+				// if err == nil { return }: the failure goes on, unless
+				// the statements after the if leave too (`return
+				// fallback`): then no path goes round after the call.
+				if (p.blockLeavesAny(ifs.Body) || p.endsInGoto(ifs.Body)) && !p.leavesAfter(after[ifs], loop) {
 					retried[v] = true
 				}
 			}
@@ -1352,6 +1356,60 @@ func (p *pkgCtx) blockLeaves(b *ast.BlockStmt, loop ast.Node) bool {
 			return st.Tok == token.BREAK
 		}
 		return st.Tok == token.BREAK && p.branchLeaves(st, loop) || st.Tok == token.GOTO
+	}
+	return false
+}
+
+// stmtsAfterIfs maps each if statement in body to the statements that
+// follow it in its block.
+func stmtsAfterIfs(body ast.Node) map[*ast.IfStmt][]ast.Stmt {
+	out := map[*ast.IfStmt][]ast.Stmt{}
+	ast.Inspect(body, func(n ast.Node) bool {
+		var list []ast.Stmt
+		switch b := n.(type) {
+		case *ast.BlockStmt:
+			list = b.List
+		case *ast.CaseClause:
+			list = b.Body
+		case *ast.CommClause:
+			list = b.Body
+		case *ast.FuncLit:
+			return false
+		}
+		for i, st := range list {
+			if ifs, ok := st.(*ast.IfStmt); ok {
+				out[ifs] = list[i+1:]
+			}
+		}
+		return true
+	})
+	return out
+}
+
+// leavesAfter reports whether statements, run in order, leave the loop
+// for certain before its turn ends: a return, a panic or a break out of
+// the loop, with no continue or goto before it.
+func (p *pkgCtx) leavesAfter(stmts []ast.Stmt, loop ast.Node) bool {
+	for _, st := range stmts {
+		switch st := st.(type) {
+		case *ast.ReturnStmt:
+			return true
+		case *ast.BranchStmt:
+			switch st.Tok {
+			case token.CONTINUE:
+				return false
+			case token.BREAK:
+				return loop != nil && p.branchLeaves(st, loop)
+			default: // a goto may jump back: not known to leave
+				return false
+			}
+		case *ast.ExprStmt:
+			if call, ok := st.X.(*ast.CallExpr); ok {
+				if id, ok := call.Fun.(*ast.Ident); ok && id.Name == "panic" {
+					return true
+				}
+			}
+		}
 	}
 	return false
 }

@@ -1,0 +1,56 @@
+package loops
+
+import (
+	"encoding/json"
+	"net/http"
+	"time"
+)
+
+// decode is a parser of the project's own: it returns an error.
+func decode(raw []byte, s *string) error { return json.Unmarshal(raw, s) }
+
+// A loop whose call leaves on success and whose failure leaves too (a
+// fallback value returned) never repeats the call: no retry.
+
+func unquote(data []byte) string {
+	for i := 0; i < len(data)-1; i++ {
+		if data[i] == '\\' && data[i+1] == 'u' {
+			raw := make([]byte, len(data)+2)
+			raw[0] = '"'
+			copy(raw[1:], data)
+			raw[len(raw)-1] = '"'
+			var s string
+			if err := decode(raw, &s); err == nil {
+				return s
+			}
+			return string(data)
+		}
+	}
+	return string(data)
+}
+
+// The same success test with the failure going round after a wait is one.
+func getUntilOK(url string) (*http.Response, error) {
+	var err error
+	for i := 0; i < 3; i++ { // want `retry loop: attempts=3`
+		var resp *http.Response
+		if resp, err = http.Get(url); err == nil {
+			return resp, nil
+		}
+		time.Sleep(time.Second)
+	}
+	return nil, err
+}
+
+// A failure that is only logged after the test still goes round.
+func getLogged(url string) (*http.Response, error) {
+	var err error
+	for i := 0; i < 3; i++ { // want `retry loop: attempts=3`
+		var resp *http.Response
+		if resp, err = http.Get(url); err == nil {
+			return resp, nil
+		}
+		println("retrying", err.Error())
+	}
+	return nil, err
+}
