@@ -74,7 +74,9 @@ func buildsBreaker(fn *types.Func) bool {
 	case BreakerGobreaker:
 		return recv == "" && fn.Name() == "NewCircuitBreaker"
 	case BreakerFailsafe:
-		return fn.Pkg().Path() == pkgFailsafeCB && (recv == "" && fn.Name() == "NewWithDefaults" || recv == "Builder" && fn.Name() == "Build")
+		// WithDefaults and CircuitBreakerBuilder before v0.7
+		return fn.Pkg().Path() == pkgFailsafeCB && (recv == "" && (fn.Name() == "NewWithDefaults" || fn.Name() == "WithDefaults") ||
+			(recv == "Builder" || recv == "CircuitBreakerBuilder") && fn.Name() == "Build")
 	case BreakerHystrix:
 		return recv == "" && fn.Name() == "ConfigureCommand"
 	case BreakerMercari, BreakerResilient:
@@ -91,11 +93,14 @@ func runsBreaker(fn *types.Func) bool {
 	case BreakerGobreaker:
 		return recv == "CircuitBreaker" && name == "Execute"
 	case BreakerFailsafe:
-		if fn.Pkg().Path() != pkgFailsafe || recv != "Executor" {
+		// Executor methods; before v0.7 also the package functions
+		// Run(fn, policies...) and Get(fn, policies...)
+		if fn.Pkg().Path() != pkgFailsafe || recv != "Executor" && recv != "" {
 			return false
 		}
 		switch name {
-		case "Get", "Run", "GetWithExecution", "RunWithExecution", "GetAsync", "RunAsync", "GetAsyncWithExecution", "RunAsyncWithExecution":
+		case "Get", "Run", "GetWithExecution", "RunWithExecution", "GetAsync", "RunAsync", "GetAsyncWithExecution", "RunAsyncWithExecution",
+			"RunWithExecutionAsync", "GetWithExecutionAsync":
 			return true
 		}
 	case BreakerHystrix:
@@ -185,7 +190,7 @@ func (r *Result) buildBreaker(call *ast.CallExpr, fn *types.Func, stack []ast.No
 func failsafeBreaker(info *types.Info, b *Breaker) *Breaker {
 	b.CountsAll = true
 	b.Trip, b.TripAfter = "1 failure", 1
-	if calleeName(b.New) == "NewWithDefaults" {
+	if n := calleeName(b.New); n == "NewWithDefaults" || n == "WithDefaults" {
 		return b
 	}
 	x := b.New.Fun
@@ -199,7 +204,7 @@ func failsafeBreaker(info *types.Info, b *Breaker) *Breaker {
 			return nil // a builder held elsewhere
 		}
 		switch name := calleeName(inner); name {
-		case "NewBuilder":
+		case "NewBuilder", "Builder":
 			b.Builder = inner
 			return b
 		case "HandleErrors", "HandleErrorTypes", "HandleIf", "HandleResult":
@@ -428,8 +433,17 @@ func (r *Result) breakerRun(call *ast.CallExpr, fn *types.Func, fnNode ast.Node,
 		opArg(i + 1)
 	case BreakerFailsafe:
 		// failsafe.With(cb, ...).WithContext(ctx).Get(op), or an executor
-		// held in a local assigned once.
+		// held in a local assigned once; before v0.7 failsafe.Get(op, cb).
 		opArg(0)
+		if RecvName(fn) == "" {
+			for i, a := range call.Args[1:] {
+				if b := of(a); b != nil && bc.Breaker == nil {
+					bc.Breaker = b
+					bc.InRetry = slices.ContainsFunc(call.Args[1:i+1], func(x ast.Expr) bool { return isFailsafeRetryPolicy(info.TypeOf(x)) })
+				}
+			}
+			break
+		}
 		x := recv()
 		for depth := 0; x != nil && depth < 8; depth++ {
 			switch e := astutil.Unparen(x).(type) {

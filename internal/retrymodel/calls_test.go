@@ -91,3 +91,14 @@ func TestCallLayers(t *testing.T) {
 		"./libs/backoffv3", "./libs/backoffv4", "./libs/backoffv5", "./libs/retrygo", "./libs/goretry", "./libs/k8s",
 		"./libs/retryablehttp", "./libs/failsafe", "./libs/none", "./sdks/openai", "./sdks/anthropic", "./sdks/anthropicv2", "./sdks/aws")
 }
+
+// TestFailsafeV06 reads failsafe-go before v0.7 (its own module):
+// failsafe.Get(fn, policies...) and retrypolicy.Builder[R]().
+func TestFailsafeV06(t *testing.T) {
+	testmod.Download(t, filepath.Join("testdata", "failsafe06"))
+	dir, err := filepath.Abs(filepath.Join("testdata", "failsafe06"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	analysistest.Run(t, dir, showCalls, ".")
+}

@@ -55,21 +55,35 @@ type failsafeRetry struct {
 // holding a retry policy. It returns nil for an executor whose policies
 // are known and hold no retry (a breaker, a timeout), or are not known.
 func (p *callCtx) failsafeLayer(call *ast.CallExpr, fn *types.Func) *Layer {
-	if RecvName(fn) != "Executor" || len(call.Args) != 1 {
-		return nil
-	}
 	switch fn.Name() {
-	case "Run", "Get", "RunWithExecution", "GetWithExecution", "RunAsync", "GetAsync", "RunAsyncWithExecution", "GetAsyncWithExecution":
+	case "Run", "Get", "RunWithExecution", "GetWithExecution", "RunAsync", "GetAsync", "RunAsyncWithExecution", "GetAsyncWithExecution",
+		"RunWithExecutionAsync", "GetWithExecutionAsync":
 	default:
-		return nil
-	}
-	sel, ok := astutil.Unparen(call.Fun).(*ast.SelectorExpr)
-	if !ok {
 		return nil
 	}
 	var ctx ast.Expr
 	var retry *failsafeRetry
-	x := sel.X
+	var x ast.Expr
+	switch {
+	case RecvName(fn) == "" && len(call.Args) >= 2:
+		// v0.6: failsafe.Get(fn, policies...), no context
+		if call.Ellipsis.IsValid() {
+			return nil
+		}
+		for _, a := range call.Args[1:] {
+			if r := p.failsafeRetryPolicy(a); r != nil && retry == nil {
+				retry = r
+			}
+		}
+	case RecvName(fn) == "Executor" && len(call.Args) == 1:
+		sel, ok := astutil.Unparen(call.Fun).(*ast.SelectorExpr)
+		if !ok {
+			return nil
+		}
+		x = sel.X
+	default:
+		return nil
+	}
 	for depth := 0; x != nil && depth < 10; depth++ {
 		e, _ := p.origin(x)
 		c, ok := astutil.Unparen(e).(*ast.CallExpr)
@@ -187,7 +201,7 @@ func (p *callCtx) failsafeRetryPolicy(e ast.Expr) *failsafeRetry {
 	}
 	r := &failsafeRetry{pos: c.Pos(), complete: true, jitter: No, jitPos: c.Pos()}
 	switch {
-	case cfn.Name() == "NewWithDefaults" && RecvName(cfn) == "":
+	case (cfn.Name() == "NewWithDefaults" || cfn.Name() == "WithDefaults") && RecvName(cfn) == "": // WithDefaults before v0.7
 	case cfn.Name() == "Build":
 		// The chain from Build back to NewBuilder: the option nearest to
 		// Build is the one applied last, so the first one met wins.
@@ -218,7 +232,7 @@ func (p *callCtx) failsafeRetryPolicy(e ast.Expr) *failsafeRetry {
 				r.complete = false
 				break
 			}
-			if ofn.Name() == "NewBuilder" {
+			if (ofn.Name() == "NewBuilder" || ofn.Name() == "Builder") && RecvName(ofn) == "" { // Builder before v0.7
 				break
 			}
 			r.option(p, next, ofn.Name(), first)
