@@ -4,9 +4,12 @@ import (
 	"go/ast"
 	"go/constant"
 	"go/token"
+	"go/types"
+	"slices"
 	"strings"
 
 	"golang.org/x/tools/go/ast/astutil"
+	"golang.org/x/tools/go/types/typeutil"
 )
 
 // Under which response status a Retry-After read happens.
@@ -49,7 +52,7 @@ func (r *Result) HintReads() []HintRead {
 				if !ok || tv.Value == nil || tv.Value.Kind() != constant.String {
 					return true
 				}
-				if s := strings.ToLower(constant.StringVal(tv.Value)); s == "retry-after" || s == "retry-after-ms" {
+				if s := strings.ToLower(constant.StringVal(tv.Value)); (s == "retry-after" || s == "retry-after-ms") && !r.intoText(stack) {
 					out = append(out, HintRead{Pos: e.Pos(), Decl: fd, path: append([]ast.Node(nil), stack...)})
 				}
 				return true
@@ -197,4 +200,32 @@ func (r *Result) mentionsStatus(e ast.Expr) bool {
 		x, ok := n.(ast.Expr)
 		return ok && r.StatusOf(x) == HTTPStatus
 	})
+}
+
+// intoText reports a header read (the constant at the end of path, in a
+// Header.Get call) whose value goes straight into a message: an argument
+// of fmt's or a logger's formatting (fmt.Errorf("429: retry-after=%s",
+// resp.Header.Get("Retry-After"))). That is a report of the hint, not a
+// wait taken from it.
+func (r *Result) intoText(path []ast.Node) bool {
+	if len(path) < 3 {
+		return false
+	}
+	get, ok := path[len(path)-2].(*ast.CallExpr)
+	if !ok {
+		return false
+	}
+	outer, ok := path[len(path)-3].(*ast.CallExpr)
+	if !ok || !slices.Contains(outer.Args, ast.Expr(get)) {
+		return false
+	}
+	fn, _ := typeutil.Callee(r.pass.TypesInfo, outer).(*types.Func)
+	if fn == nil || fn.Pkg() == nil {
+		return false
+	}
+	switch fn.Pkg().Path() {
+	case "fmt", "log", "log/slog":
+		return true
+	}
+	return false
 }

@@ -5,6 +5,7 @@ package retryafter429
 import (
 	"context"
 	"errors"
+	"fmt"
 	"math"
 	"net/http"
 	"strconv"
@@ -35,7 +36,7 @@ func store(c *http.Client, req *http.Request, retryOnRateLimit bool) error {
 	}
 	defer resp.Body.Close()
 	err = errors.New(resp.Status)
-	if resp.StatusCode/100 == 5 { // want `retry-after read only on 429: store reads Retry-After only when the status is 429 \(retryafter429/ra.go:41\), but this branch retries 503 too`
+	if resp.StatusCode/100 == 5 { // want `retry-after read only on 429: store reads Retry-After only when the status is 429 \(retryafter429/ra.go:42\), but this branch retries 503 too`
 		return RecoverableError{err, defaultBackoff}
 	}
 	if retryOnRateLimit && resp.StatusCode == http.StatusTooManyRequests {
@@ -109,7 +110,7 @@ func checkRetry(ctx context.Context, resp *http.Response, err error) (bool, erro
 // on 429.
 func backoff(lo, hi time.Duration, attempt int, resp *http.Response) time.Duration {
 	if resp != nil {
-		if resp.StatusCode == http.StatusTooManyRequests { // want `retry-after read only on 429: backoff reads Retry-After only when the status is 429, but checkRetry \(retryafter429/ra.go:102\) retries 503 too`
+		if resp.StatusCode == http.StatusTooManyRequests { // want `retry-after read only on 429: backoff reads Retry-After only when the status is 429, but checkRetry \(retryafter429/ra.go:103\) retries 503 too`
 			if s, ok := resp.Header["Retry-After"]; ok {
 				if n, err := strconv.ParseInt(s[0], 10, 64); err == nil {
 					return time.Second * time.Duration(n)
@@ -140,4 +141,22 @@ func handler(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Retry-After", "5")
 		w.WriteHeader(http.StatusServiceUnavailable)
 	}
+}
+
+// getPage reports Retry-After in the error of a 429 and fails every other
+// status the same way: nothing here retries or waits, the header is only
+// text. Quiet.
+func getPage(c *http.Client, req *http.Request) ([]byte, error) {
+	resp, err := c.Do(req)
+	if err != nil {
+		return nil, err
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode == http.StatusTooManyRequests {
+		return nil, fmt.Errorf("429 throttled: retry-after=%s", resp.Header.Get("Retry-After"))
+	}
+	if resp.StatusCode != http.StatusOK {
+		return nil, fmt.Errorf("http %d", resp.StatusCode)
+	}
+	return nil, nil
 }
