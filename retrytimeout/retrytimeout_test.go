@@ -189,3 +189,11 @@ func TestZeroTimeout(t *testing.T) {
 func TestLibraryCancel(t *testing.T) {
 	analysistest.RunWithSuggestedFixes(t, testdata(t), retrytimeout.Analyzer, "./libcancel", "./rokocancel")
 }
+
+// TestFailsafe runs failsafe-go retry policies: no jitter, Retry-After
+// ignored by a HandleIf literal that retries 429, waits on the executor's
+// own context.Background(); beside a jittered policy bound to ctx whose
+// wait is failsafehttp's DelayFunc.
+func TestFailsafe(t *testing.T) {
+	analysistest.RunWithSuggestedFixes(t, testdata(t), retrytimeout.Analyzer, "./failsafe")
+}

@@ -29,7 +29,10 @@ import (
 // condition says which are; an Abort condition stops. Between attempts
 // the executor waits on a timer in a select on the execution's
 // cancellation, which only the context given to WithContext ends.
-const pkgFailsafeRetry = "github.com/failsafe-go/failsafe-go/retrypolicy"
+const (
+	pkgFailsafeRetry = "github.com/failsafe-go/failsafe-go/retrypolicy"
+	pkgFailsafeHTTP  = "github.com/failsafe-go/failsafe-go/failsafehttp"
+)
 
 // failsafeRetry is a retry policy followed to the calls that build it.
 type failsafeRetry struct {
@@ -37,7 +40,7 @@ type failsafeRetry struct {
 	complete     bool      // every option of the chain was read
 	attempts     Value
 	maxDuration  Value
-	kind         string // "" (no delay), constant, backoff, random, func
+	kind         string // "" (no delay), constant, backoff, random
 	delay, maxD  Value
 	factor       Value
 	randMin      Value
@@ -49,6 +52,7 @@ type failsafeRetry struct {
 	classifier   ast.Node
 	classFunc    *types.Func
 	delayFuncArg ast.Expr
+	readsHint    bool // the delay func is failsafehttp.DelayFunc
 }
 
 // failsafeLayer reads a call that runs fn through a failsafe-go executor
@@ -174,8 +178,11 @@ func (p *callCtx) failsafeLayer(call *ast.CallExpr, fn *types.Func) *Layer {
 			pol.Waits, pol.WaitsUpTo = constWaits(retry.randMin.D, n), constWaits(retry.randMax.D, n)
 			pol.WaitsKnown = pol.Attempts.Known
 		}
-	case "func":
-		pol.Schedule = "delay func"
+	}
+	switch {
+	case retry.readsHint:
+		pol.RetryAfter, pol.RetryAfterPos = Yes, retry.pos // failsafehttp's DelayFunc: Retry-After on 429 and 503
+	case retry.delayFuncArg != nil:
 		pol.RetryAfter = Unknown // a wait computed from the result, maybe from a hint
 	}
 	if ctx == nil && retry.kind != "" {
@@ -228,6 +235,17 @@ func (p *callCtx) failsafeRetryPolicy(e ast.Expr) *failsafeRetry {
 			// options of the retry builder, and those it embeds from
 			// failsafe's FailurePolicyBuilder and DelayablePolicyBuilder
 			ofn, opath := p.callee(next)
+			if ofn != nil && opath == pkgFailsafeHTTP && ofn.Name() == "NewRetryPolicyBuilder" {
+				// failsafehttp's: retries transport errors, 429 and 5xx
+				// but 501, waits Retry-After on 429 and 503
+				if r.classifier == nil {
+					r.classifier = next
+				}
+				if r.delayFuncArg == nil {
+					r.delayFuncArg, r.readsHint = next, true
+				}
+				break
+			}
 			if ofn == nil || opath != pkgFailsafeRetry && opath != pkgFailsafe {
 				r.complete = false
 				break
@@ -245,12 +263,25 @@ func (p *callCtx) failsafeRetryPolicy(e ast.Expr) *failsafeRetry {
 		r.attempts = defInt(3)
 		r.attempts.Pos = c.Pos()
 	}
+	if r.jitter == No && r.waitPos.IsValid() {
+		r.jitPos = r.waitPos // no random part: said where the waits are set
+	}
 	return r
+}
+
+// optPos is where a builder option is named: the selector's name, not the
+// start of the chain (where every call of a chain begins).
+func optPos(c *ast.CallExpr) token.Pos {
+	if sel, ok := astutil.Unparen(c.Fun).(*ast.SelectorExpr); ok {
+		return sel.Sel.Pos()
+	}
+	return c.Pos()
 }
 
 // option reads one builder option into r; first reports whether the
 // option's group is met for the first time (the last one applied).
 func (r *failsafeRetry) option(p *callCtx, c *ast.CallExpr, name string, first func(string) bool) {
+	at := optPos(c)
 	arg := func(i int) ast.Expr {
 		if i < len(c.Args) {
 			return c.Args[i]
@@ -281,11 +312,11 @@ func (r *failsafeRetry) option(p *callCtx, c *ast.CallExpr, name string, first f
 		}
 	case "WithDelay":
 		if first("delay") && arg(0) != nil {
-			r.kind, r.delay, r.waitPos = "constant", p.durVal(arg(0)), c.Pos()
+			r.kind, r.delay, r.waitPos = "constant", p.durVal(arg(0)), at
 		}
 	case "WithBackoff", "WithBackoffFactor":
 		if first("delay") && len(c.Args) >= 2 {
-			r.kind, r.delay, r.maxD, r.waitPos = "backoff", p.durVal(arg(0)), p.durVal(arg(1)), c.Pos()
+			r.kind, r.delay, r.maxD, r.waitPos = "backoff", p.durVal(arg(0)), p.durVal(arg(1)), at
 			r.factor = defFloat(2)
 			if name == "WithBackoffFactor" && arg(2) != nil {
 				r.factor = p.floatVal(arg(2))
@@ -293,28 +324,36 @@ func (r *failsafeRetry) option(p *callCtx, c *ast.CallExpr, name string, first f
 		}
 	case "WithRandomDelay":
 		if first("delay") && len(c.Args) == 2 {
-			r.kind, r.randMin, r.randMax, r.waitPos = "random", p.durVal(arg(0)), p.durVal(arg(1)), c.Pos()
-			r.jitter, r.jitPos = Yes, c.Pos()
+			r.kind, r.randMin, r.randMax, r.waitPos = "random", p.durVal(arg(0)), p.durVal(arg(1)), at
+			r.jitter, r.jitPos = Yes, at
 		}
 	case "WithDelayFunc":
+		// asked first for each wait; its -1 falls back to the delay
 		if first("delayfunc") {
-			r.kind, r.delayFuncArg, r.waitPos = "func", arg(0), c.Pos()
+			r.delayFuncArg = arg(0)
+			if _, fn := p.funcArg(arg(0)); fn != nil && fn.Pkg() != nil && fn.Pkg().Path() == pkgFailsafeHTTP && fn.Name() == "DelayFunc" {
+				r.readsHint = true
+			}
 		}
 	case "WithJitter", "WithJitterFactor":
 		if first("jitter") && arg(0) != nil {
 			if v := p.floatVal(arg(0)); !v.Known || v.F != 0 {
-				r.jitter, r.jitPos = Yes, c.Pos()
+				r.jitter, r.jitPos = Yes, at
 			}
 		}
 	case "HandleErrors", "HandleErrorTypes", "HandleResult", "HandleIf", "AbortOnErrors", "AbortOnErrorTypes", "AbortOnResult", "AbortIf":
 		if r.classifier == nil {
 			r.classifier = c
-			if (name == "HandleIf" || name == "AbortIf") && arg(0) != nil {
+			if name == "HandleIf" && arg(0) != nil {
+				// the predicate answers true for what is retried, as
+				// retry-go's RetryIf does; AbortIf's answers the other
+				// way and stays opaque
+				r.classifier = arg(0)
 				_, r.classFunc = p.funcArg(arg(0))
 			}
 		}
 	case "OnRetry", "OnRetryScheduled", "OnFailure":
-		r.listener = c.Pos()
+		r.listener = at
 	case "OnSuccess", "OnAbort", "OnRetriesExceeded", "ReturnLastFailure", "WithBudget":
 	default:
 		r.complete = false // an option not read

@@ -23,6 +23,9 @@ func (r *Result) OwnRetryAfter(l *Layer) (token.Pos, bool) {
 	if l.Body == nil {
 		return token.NoPos, false
 	}
+	if at := l.Policy.RetryAfterPos; l.Kind == Library && l.Policy.RetryAfter == Yes && at.IsValid() && !(l.Body.Pos() <= at && at < l.Body.End()) {
+		return at, true // the library's own option waits it (failsafehttp's DelayFunc)
+	}
 	info := r.pass.TypesInfo
 	var pos token.Pos
 	ast.Inspect(l.Body, func(n ast.Node) bool {

@@ -5,8 +5,10 @@ go 1.26.0
 require (
 	github.com/anthropics/anthropic-sdk-go v1.84.0
 	github.com/avast/retry-go/v4 v4.7.0
+	github.com/buildkite/roko v1.4.0
 	github.com/cenkalti/backoff/v4 v4.3.0
 	github.com/cenkalti/backoff/v5 v5.0.3
+	github.com/failsafe-go/failsafe-go v0.9.8
 	github.com/hashicorp/go-retryablehttp v0.7.8
 	github.com/openai/openai-go/v3 v3.98.0
 	github.com/sethvargo/go-retry v0.5.0
@@ -14,7 +16,10 @@ require (
 	k8s.io/client-go v0.37.2
 )
 
-require github.com/buildkite/roko v1.4.0 // indirect
+require (
+	github.com/bits-and-blooms/bitset v1.24.4 // indirect
+	github.com/influxdata/tdigest v0.0.1 // indirect
+)
 
 require (
 	github.com/bahlo/generic-list-go v0.2.0 // indirect
