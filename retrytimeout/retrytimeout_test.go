@@ -197,3 +197,10 @@ func TestLibraryCancel(t *testing.T) {
 func TestFailsafe(t *testing.T) {
 	analysistest.RunWithSuggestedFixes(t, testdata(t), retrytimeout.Analyzer, "./failsafe")
 }
+
+// TestDurationFunc folds waits another package's function returns for
+// the attempt (a DurTable in its fact): the attempt-only schedule is
+// exact, and one under a second in all stays quiet.
+func TestDurationFunc(t *testing.T) {
+	analysistest.Run(testmod.Shared{T: t, Skip: func(kind, _ string) bool { return kind == "fact" }}, testdata(t), retrytimeout.Analyzer, "./durfunc/...")
+}

@@ -142,17 +142,25 @@ func (p *pkgCtx) eval(e ast.Expr, bind env, depth int) (constant.Value, bool) {
 			}
 			return nil, false
 		}
-		// A helper of this package whose body is a single return.
+		// A helper of this package: guard returns and a final return.
 		if decl := p.res.decls[fn]; decl != nil {
-			ret := singleReturn(decl.Body)
-			if ret == nil {
-				return nil, false
-			}
 			inner, ok := p.bindParams(fn, e.Args, bind, depth+1)
 			if !ok {
 				return nil, false
 			}
-			return p.eval(ret, inner, depth+1)
+			return p.evalBody(decl.Body, inner, depth+1)
+		}
+		// Another package's: the durations its fact lists by argument.
+		if ff := p.res.Func(fn); ff != nil && len(ff.DurTable) > 0 && len(e.Args) == 1 {
+			v, ok := p.eval(e.Args[0], bind, depth+1)
+			if !ok {
+				return nil, false
+			}
+			k, ok := toInt64(v)
+			if !ok || k < 0 || k >= int64(len(ff.DurTable)) {
+				return nil, false
+			}
+			return constant.MakeInt64(int64(ff.DurTable[k])), true
 		}
 	}
 	// Named constants, single-assigned variables and struct literal fields.
@@ -160,6 +168,67 @@ func (p *pkgCtx) eval(e ast.Expr, bind env, depth int) (constant.Value, bool) {
 		return constant.MakeInt64(d), true
 	}
 	return nil, false
+}
+
+// evalBody folds a function body made of guard returns and a final
+// return (if n > 13 { return 2 * time.Minute }; return base * n) under
+// bind: each guard's condition must fold.
+func (p *pkgCtx) evalBody(body *ast.BlockStmt, bind env, depth int) (constant.Value, bool) {
+	if body == nil || depth > 16 {
+		return nil, false
+	}
+	for _, st := range body.List {
+		switch st := st.(type) {
+		case *ast.ReturnStmt:
+			if len(st.Results) != 1 {
+				return nil, false
+			}
+			return p.eval(st.Results[0], bind, depth)
+		case *ast.IfStmt:
+			ret := singleReturn(st.Body)
+			if st.Init != nil || st.Else != nil || ret == nil {
+				return nil, false
+			}
+			holds, ok := p.evalCond(st.Cond, bind, depth)
+			if !ok {
+				return nil, false
+			}
+			if holds {
+				return p.eval(ret, bind, depth)
+			}
+		default:
+			return nil, false
+		}
+	}
+	return nil, false
+}
+
+// evalCond folds a comparison, or && and || of comparisons, under bind.
+func (p *pkgCtx) evalCond(e ast.Expr, bind env, depth int) (holds, ok bool) {
+	b, isBin := astutil.Unparen(e).(*ast.BinaryExpr)
+	if !isBin {
+		return false, false
+	}
+	switch b.Op {
+	case token.LAND, token.LOR:
+		x, ok1 := p.evalCond(b.X, bind, depth+1)
+		y, ok2 := p.evalCond(b.Y, bind, depth+1)
+		if !ok1 || !ok2 {
+			return false, false
+		}
+		if b.Op == token.LAND {
+			return x && y, true
+		}
+		return x || y, true
+	case token.EQL, token.NEQ, token.LSS, token.LEQ, token.GTR, token.GEQ:
+		x, ok1 := p.eval(b.X, bind, depth+1)
+		y, ok2 := p.eval(b.Y, bind, depth+1)
+		if !ok1 || !ok2 || x.Kind() == constant.Unknown || y.Kind() == constant.Unknown {
+			return false, false
+		}
+		return compare(x, b.Op, y), true
+	}
+	return false, false
 }
 
 // bindParams binds fn's parameters to what the arguments of a call of it

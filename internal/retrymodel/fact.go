@@ -54,6 +54,11 @@ type FuncFact struct {
 	// waits a constant has a table of one entry and WaitTableArg -1.
 	WaitTable    []time.Duration
 	WaitTableArg int
+	// DurTable is, for an exported function that returns a duration
+	// computed from its one integer parameter (backoff.Do(attempt)), what
+	// it returns for argument 0, 1, ...: a wait of another package's
+	// making folds at the call.
+	DurTable []time.Duration
 	// CtxRetry: the function retries on the context a parameter gives
 	// (ctxretry.go); nil if not.
 	CtxRetry *CtxRetry
@@ -90,6 +95,13 @@ func (f *FuncFact) String() string {
 	if f.RetryAfter {
 		parts = append(parts, "retry-after")
 	}
+	if len(f.DurTable) > 0 {
+		var ds []string
+		for _, d := range f.DurTable {
+			ds = append(ds, d.String())
+		}
+		parts = append(parts, "returns "+strings.Join(ds, ","))
+	}
 	if f.P99 > 0 {
 		parts = append(parts, "p99="+f.P99.String())
 	}
@@ -112,7 +124,7 @@ func (f *FuncFact) String() string {
 }
 
 func (f *FuncFact) empty() bool {
-	return len(f.Chains) == 0 && len(f.Made) == 0 && !f.Remote && !f.Waiter && !f.RetryAfter && f.P99 == 0 && !f.Pipeline && f.RetriesParam == 0 && f.ReturnsRetrier == 0 && f.GuardArg == 0 && len(f.WaitTable) == 0 && !f.CancelAccessor
+	return len(f.Chains) == 0 && len(f.Made) == 0 && !f.Remote && !f.Waiter && !f.RetryAfter && f.P99 == 0 && !f.Pipeline && f.RetriesParam == 0 && f.ReturnsRetrier == 0 && f.GuardArg == 0 && len(f.WaitTable) == 0 && len(f.DurTable) == 0 && !f.CancelAccessor
 }
 
 // A Chain is a stack of nested retry layers reached from a function.

@@ -201,6 +201,7 @@ func (p *pkgCtx) summarize() {
 			}
 		}
 		f.RetryAfter = p.raFunc[fn]
+		f.DurTable = p.durTable(fn, decl)
 		if g, ok := p.guardOf(fn); ok {
 			f.GuardArg = g.need + 1
 		}

@@ -582,6 +582,30 @@ func (p *pkgCtx) waitTable(fn *types.Func, w waitInfo) ([]time.Duration, int) {
 	return out, arg
 }
 
+// durTable folds, for an exported function of one integer parameter that
+// returns a time.Duration, what it returns for 0 .. maxSchedule-1 (nil
+// when any of them does not fold).
+func (p *pkgCtx) durTable(fn *types.Func, decl *ast.FuncDecl) []time.Duration {
+	sig := fn.Type().(*types.Signature)
+	if !fn.Exported() || sig.Recv() != nil || sig.Params().Len() != 1 || sig.Results().Len() != 1 ||
+		!isIntegral(sig.Params().At(0).Type()) || !isDuration(sig.Results().At(0).Type()) {
+		return nil
+	}
+	out := make([]time.Duration, 0, maxSchedule)
+	for k := range maxSchedule {
+		c, ok := p.evalBody(decl.Body, env{sig.Params().At(0): constant.MakeInt64(int64(k))}, 1)
+		if !ok {
+			return nil
+		}
+		d, ok := toInt64(c)
+		if !ok {
+			return nil
+		}
+		out = append(out, time.Duration(d))
+	}
+	return out
+}
+
 // iteratorLayer makes the layer of a range over yielded attempts: the body
 // tries the operation, its success leaves, and the helper waits before it
 // yields the next attempt.
