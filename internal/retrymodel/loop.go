@@ -1388,9 +1388,16 @@ func stmtsAfterIfs(body ast.Node) map[*ast.IfStmt][]ast.Stmt {
 
 // leavesAfter reports whether statements, run in order, leave the loop
 // for certain before its turn ends: a return, a panic or a break out of
-// the loop, with no continue or goto before it.
+// the loop, with no continue or goto before it, at any depth.
 func (p *pkgCtx) leavesAfter(stmts []ast.Stmt, loop ast.Node) bool {
 	for _, st := range stmts {
+		// a branch on the way may go round (if retry { wait; continue })
+		if contains(st, func(n ast.Node) bool {
+			br, ok := n.(*ast.BranchStmt)
+			return ok && (br.Tok == token.CONTINUE || br.Tok == token.GOTO)
+		}) {
+			return false
+		}
 		switch st := st.(type) {
 		case *ast.ReturnStmt:
 			return true

@@ -54,3 +54,19 @@ func getLogged(url string) (*http.Response, error) {
 	}
 	return nil, err
 }
+
+// A failure that leaves at the end of the turn unless a decision on the
+// way waits and goes round is still a retry.
+func getDecided(url string, retryable func(error) bool) (*http.Response, error) {
+	for { // want `retry loop: attempts=unbounded`
+		resp, err := http.Get(url)
+		if err == nil {
+			return resp, nil
+		}
+		if retryable(err) {
+			time.Sleep(time.Second)
+			continue
+		}
+		return nil, err
+	}
+}
