@@ -547,13 +547,20 @@ func (p *pkgCtx) keepRetried(loop ast.Node, body *ast.BlockStmt, cond ast.Expr, 
 				// case 429, 503: wait; or case 200: return with case 429,
 				// 503 falling out of the switch to go round.
 				leavesOnSuccess, failsOn := false, false
+				// default: return: the statuses not listed (a 200 among
+				// them) leave there
+				defaultLeaves := false
 				for _, cc := range sw.Body.List {
 					clause, ok := cc.(*ast.CaseClause)
 					if !ok {
 						continue
 					}
 					block := &ast.BlockStmt{List: clause.Body}
-					switch at := p.casePath(sw.Tag, clause, t); {
+					at := p.casePath(sw.Tag, clause, t)
+					if clause.List == nil {
+						defaultLeaves = p.blockLeavesAny(block)
+					}
+					switch {
 					case p.continuesOrWaits(block, loop):
 						retried[v] = true
 					case at == successPath && p.blockLeavesAny(block):
@@ -562,7 +569,7 @@ func (p *pkgCtx) keepRetried(loop ast.Node, body *ast.BlockStmt, cond ast.Expr, 
 						failsOn = true
 					}
 				}
-				if leavesOnSuccess && failsOn {
+				if failsOn && (leavesOnSuccess || defaultLeaves) {
 					retried[v] = true
 				}
 			}

@@ -92,3 +92,53 @@ func switchResolve(ctx context.Context, c *http.Client, url string, token func(c
 	}
 	return "", errors.New("too many redirects")
 }
+
+// The retried statuses fall out of the switch to the wait at the end of
+// the turn; default returns every other status, a 200 among them.
+func callAPI(ctx context.Context, c *http.Client, req *http.Request, wait time.Duration) (*http.Response, error) {
+	tries := 0
+	for { // want `retry loop: attempts=4`
+		tries++
+		resp, err := c.Do(req.Clone(ctx))
+		if err != nil {
+			return nil, err
+		}
+		switch resp.StatusCode {
+		case http.StatusServiceUnavailable, http.StatusBadGateway:
+			resp.Body.Close()
+		case http.StatusTooManyRequests:
+			resp.Body.Close()
+		default:
+			return resp, nil
+		}
+		if tries >= 4 {
+			return nil, errors.New("gave up")
+		}
+		time.Sleep(wait)
+	}
+}
+
+// pageWalk: a 200 falls out of the switch to fetch the next page, default
+// returns: a walk over pages, not a retry.
+func pageWalk(ctx context.Context, c *http.Client, urls []string) error {
+	i := 0
+	for {
+		req, _ := http.NewRequestWithContext(ctx, http.MethodGet, urls[i], nil)
+		resp, err := c.Do(req)
+		if err != nil {
+			return err
+		}
+		switch resp.StatusCode {
+		case http.StatusOK:
+			resp.Body.Close()
+		default:
+			resp.Body.Close()
+			return errors.New(resp.Status)
+		}
+		i++
+		if i == len(urls) {
+			return nil
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+}
