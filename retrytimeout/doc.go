@@ -166,6 +166,13 @@
 // is the caller's. Quiet when the exponent is compared or clamped (attempt
 // > 30, min(attempt, 30)) or the result tested for <= 0 in the function.
 //
+// a bare number given as a wait (category wait-unit): an untyped integer
+// literal under 1000 passed where a retry library's function takes a
+// time.Duration (failsafe-go's WithBackoff(2, 2*time.Second), retry-go's
+// Delay(100)) is that many nanoseconds: the attempts go out back to back
+// (for a jitter, the waits get no spread). No fix is offered: the unit
+// meant is the author's.
+//
 // a zero timeout that is no limit elsewhere (category zero-timeout):
 // context.WithTimeout(parent, opts.Timeout) where the package uses the
 // same duration field only when it is positive (if opts.Timeout > 0 {

@@ -70,6 +70,7 @@ func run(pass *analysis.Pass) (any, error) {
 	c.selectBreaks()  // selectbreak.go: a wait's cancel case that breaks the select only
 	c.waitOverflows() // overflow.go: scale × 2^attempt with no bound on the attempt
 	c.zeroTimeouts()  // zerotimeout.go: WithTimeout on a field whose 0 means no limit
+	c.waitUnits()     // waitunit.go: a bare integer given as a retry library's time.Duration
 	// Fast path: no retry layer and nothing that can stream.
 	if len(res.Layers) == 0 && !importsStreaming(pass.Pkg) {
 		c.flush()

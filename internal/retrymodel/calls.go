@@ -183,6 +183,18 @@ func (p *callCtx) finish(l *Layer, fnNode ast.Node) {
 	}
 }
 
+// RetryLibrary reports a package of a retry library the model reads:
+// cenkalti/backoff, retry-go, go-retry, roko, failsafe-go, apimachinery's
+// wait and client-go's retry.
+func RetryLibrary(path string) bool {
+	switch path {
+	case pkgBackoffV2, pkgBackoffV3, pkgBackoffV4, pkgBackoffV5, pkgRetryGo, pkgGoRetry, pkgK8sRetry, pkgK8sWait, pkgRoko,
+		pkgFailsafe, pkgFailsafeRetry, pkgFailsafeHTTP:
+		return true
+	}
+	return false
+}
+
 // knownPath reports whether calls into path can be layers.
 func knownPath(path string) bool {
 	switch path {
