@@ -1405,24 +1405,12 @@ func (p *pkgCtx) leavesAfter(stmts []ast.Stmt, loop ast.Node) bool {
 		}) {
 			return false
 		}
-		switch st := st.(type) {
-		case *ast.ReturnStmt:
+		if br, ok := st.(*ast.BranchStmt); ok {
+			// a break out of the loop leaves; a continue or goto may not
+			return br.Tok == token.BREAK && loop != nil && p.branchLeaves(br, loop)
+		}
+		if terminates(st) { // a return or a panic
 			return true
-		case *ast.BranchStmt:
-			switch st.Tok {
-			case token.CONTINUE:
-				return false
-			case token.BREAK:
-				return loop != nil && p.branchLeaves(st, loop)
-			default: // a goto may jump back: not known to leave
-				return false
-			}
-		case *ast.ExprStmt:
-			if call, ok := st.X.(*ast.CallExpr); ok {
-				if id, ok := call.Fun.(*ast.Ident); ok && id.Name == "panic" {
-					return true
-				}
-			}
 		}
 	}
 	return false
