@@ -206,8 +206,13 @@
 //     counts.ConsecutiveFailures > K or >= K; failsafe-go's 1 or its
 //     WithFailureThreshold; mercari's 10 or its threshold trip function;
 //     go-resiliency's errorThreshold), or the retry has no bound
-//     on its attempts. The Execute is the retried operation itself or in
-//     a function of the package the retried operation calls. One caller
+//     on its attempts. The Execute is the retried operation itself, in a
+//     closure held in a local that the retried code calls, or in a
+//     function of the package the retried operation calls; a failsafe-go
+//     retry policy composed outside the breaker in one executor
+//     (failsafe.With(retryPolicy, breaker), or a Compose after it) counts
+//     the same. The breaker's Settings may come from a function, of this
+//     package or (through its fact) of another. One caller
 //     whose request keeps failing then switches the dependency off for
 //     every caller. The finding names the retry, the attempts and the
 //     breaker's threshold; the fix is to run the retry inside Execute, so
