@@ -271,7 +271,9 @@
 // error, an assertion to an interface such as net.Error, which
 // DeadlineExceeded satisfies) is quiet. A loop that classifies inline, with
 // no helper, is read the same way: after the call handed the loop's
-// context fails with the context's error, the statements that follow are
+// context (or the request that carries it: hc.Do(req), the caller's
+// context in req.Context()) fails with the context's error, the
+// statements that follow are
 // evaluated (a type assertion to one of the package's error types fails,
 // errors.Is with another sentinel is false) and the loop goes round when
 // they reach a continue or the end of the body: `if _, ok :=

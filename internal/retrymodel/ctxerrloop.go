@@ -54,7 +54,22 @@ func (p *pkgCtx) inlineCtxErr(l *Layer) (CtxErrAnswer, bool) {
 	if !ok {
 		return CtxErrAnswer{}, false // a range loop walks a list (hosts, models): a fallback's question
 	}
-	id, ok := astutil.Unparen(p.res.layerCtx(l)).(*ast.Ident)
+	// The context is a variable, or the one a request variable carries
+	// (req.Context(), with req handed to the call): the request is then
+	// what hands it, and a test of it is req.Context().Err().
+	lctx := astutil.Unparen(p.res.layerCtx(l))
+	carried := false
+	if call, ok := lctx.(*ast.CallExpr); ok && len(call.Args) == 0 {
+		if sel, ok := astutil.Unparen(call.Fun).(*ast.SelectorExpr); ok && sel.Sel.Name == "Context" && namedIs(p.info.TypeOf(sel.X), "net/http", "Request") {
+			lctx, carried = sel.X, true
+		}
+	}
+	if lctx == nil {
+		// no context in the body: the request the call is handed carries
+		// the caller's (hc.Do(req) with req made outside the loop)
+		lctx, carried = p.sentRequest(l, body), true
+	}
+	id, ok := lctx.(*ast.Ident)
 	if !ok {
 		return CtxErrAnswer{}, false
 	}
@@ -70,7 +85,7 @@ func (p *pkgCtx) inlineCtxErr(l *Layer) (CtxErrAnswer, bool) {
 		if as == nil {
 			continue
 		}
-		if headerMentions(p.info, loop, ctxVar) || p.ctxBefore(body, as, ctxVar) {
+		if headerMentions(p.info, loop, ctxVar) || p.ctxBefore(body, as, ctxVar, carried) {
 			return CtxErrAnswer{}, false
 		}
 		for _, which := range []string{"Canceled", "DeadlineExceeded"} {
@@ -98,6 +113,24 @@ func (p *pkgCtx) inlineCtxErr(l *Layer) (CtxErrAnswer, bool) {
 		return CtxErrAnswer{}, false
 	}
 	return CtxErrAnswer{}, false
+}
+
+// sentRequest is the *http.Request variable, declared outside body, that
+// one of l's operations is handed, or nil.
+func (p *pkgCtx) sentRequest(l *Layer, body *ast.BlockStmt) ast.Expr {
+	for _, op := range l.Ops {
+		for _, a := range op.Args {
+			id, ok := astutil.Unparen(a).(*ast.Ident)
+			if !ok {
+				continue
+			}
+			v := p.identVar(id)
+			if v != nil && !within(&ast.Ident{NamePos: v.Pos()}, body) && namedIs(v.Type(), "net/http", "Request") {
+				return id
+			}
+		}
+	}
+	return nil
 }
 
 // A blockPos is a statement of a block on the way from a loop body down
@@ -173,16 +206,18 @@ func (p *pkgCtx) opAssign(body *ast.BlockStmt, op *ast.CallExpr, ctxVar *types.V
 
 // ctxBefore reports a mention of ctxVar in the body before the
 // assignment other than as an argument of a call (a test of ctx.Err(), a
-// select on ctx.Done(): the next turn may leave there).
-func (p *pkgCtx) ctxBefore(body *ast.BlockStmt, as *ast.AssignStmt, ctxVar *types.Var) bool {
+// select on ctx.Done(): the next turn may leave there). For a request
+// that carries the context (carried), only its Context() counts: the
+// body may set its URL or Body before each send.
+func (p *pkgCtx) ctxBefore(body *ast.BlockStmt, as *ast.AssignStmt, ctxVar *types.Var, carried bool) bool {
 	found := false
 	ast.Inspect(body, func(n ast.Node) bool {
 		if found || n == nil || n.Pos() >= as.Pos() {
 			return false
 		}
 		if sel, ok := n.(*ast.SelectorExpr); ok {
-			if id, ok := astutil.Unparen(sel.X).(*ast.Ident); ok && p.info.Uses[id] == ctxVar {
-				found = true // ctx.Err(), ctx.Done()
+			if id, ok := astutil.Unparen(sel.X).(*ast.Ident); ok && p.info.Uses[id] == ctxVar && (!carried || sel.Sel.Name == "Context") {
+				found = true // ctx.Err(), ctx.Done(), req.Context()
 			}
 		}
 		return !found
