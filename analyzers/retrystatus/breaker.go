@@ -304,7 +304,7 @@ func (ck *checker) retriedExecute(l *retrymodel.Layer, bc retrymodel.BreakerCall
 		if op == bc.Call {
 			return "", true
 		}
-		if lit := ck.res.LocalFuncLit(l.FuncNode, op.Fun); lit != nil && lit.Pos() <= bc.Call.Pos() && bc.Call.End() <= lit.End() {
+		if lit := ck.res.ClosureCalled(op); lit != nil && lit.Pos() <= bc.Call.Pos() && bc.Call.End() <= lit.End() {
 			return "", true // operation := func() error { ...Execute... }; retry.Do(func() error { return operation() })
 		}
 		fn := ck.res.Callee(op)

@@ -49,9 +49,10 @@ type Result struct {
 	// (FuncDecls by *types.Func; FuncLits by node in lits).
 	funcs map[*types.Func]*FuncFact
 	lits  map[*ast.FuncLit]*FuncFact
-	// closureVars: local func variables given one literal (closure.go).
-	closureVars map[*types.Var]*ast.FuncLit
-	decls       map[*types.Func]*ast.FuncDecl
+	// ctx is the run that made this result: its value index answers
+	// ClosureCalled (closure.go).
+	ctx   *pkgCtx
+	decls map[*types.Func]*ast.FuncDecl
 	// reqHelperDepth bounds builtByHelper's descent through helpers
 	// that build a request by calling another (reqhelper.go).
 	reqHelperDepth int
@@ -203,6 +204,7 @@ func run(pass *analysis.Pass) (any, error) {
 		insp: pass.ResultOf[inspect.Analyzer].(*inspector.Inspector),
 	}
 	p.res = &Result{
+		ctx:    p,
 		Folder: p.fold,
 		Dirs:   p.dirs,
 		pass:   pass,

@@ -93,16 +93,7 @@ func runsBreaker(fn *types.Func) bool {
 	case BreakerGobreaker:
 		return recv == "CircuitBreaker" && name == "Execute"
 	case BreakerFailsafe:
-		// Executor methods; before v0.7 also the package functions
-		// Run(fn, policies...) and Get(fn, policies...)
-		if fn.Pkg().Path() != pkgFailsafe || recv != "Executor" && recv != "" {
-			return false
-		}
-		switch name {
-		case "Get", "Run", "GetWithExecution", "RunWithExecution", "GetAsync", "RunAsync", "GetAsyncWithExecution", "RunAsyncWithExecution",
-			"RunWithExecutionAsync", "GetWithExecutionAsync":
-			return true
-		}
+		return failsafeRunCall(fn)
 	case BreakerHystrix:
 		return recv == "" && (name == "Do" || name == "Go" || name == "DoC" || name == "GoC")
 	case BreakerMercari:
@@ -276,19 +267,10 @@ func (r *Result) settingsFrom(b *Breaker, call *ast.CallExpr) *Breaker {
 // soleReturn is the one value d returns, when it has one return statement
 // of one value outside its function literals.
 func soleReturn(d *ast.FuncDecl) ast.Expr {
-	if d == nil || d.Body == nil {
+	if d == nil {
 		return nil
 	}
-	var rets []*ast.ReturnStmt
-	ast.Inspect(d.Body, func(n ast.Node) bool {
-		switch n := n.(type) {
-		case *ast.FuncLit:
-			return false
-		case *ast.ReturnStmt:
-			rets = append(rets, n)
-		}
-		return true
-	})
+	rets := returns(d)
 	if len(rets) != 1 || len(rets[0].Results) != 1 {
 		return nil
 	}
@@ -432,62 +414,33 @@ func (r *Result) breakerRun(call *ast.CallExpr, fn *types.Func, fnNode ast.Node,
 		}
 		opArg(i + 1)
 	case BreakerFailsafe:
-		// failsafe.With(cb, ...).WithContext(ctx).Get(op), or an executor
-		// held in a local assigned once; before v0.7 failsafe.Get(op, cb).
+		// failsafe.With(cb, ...).WithContext(ctx).Get(op), an executor held
+		// in a local assigned once, or before v0.7 failsafe.Get(op, cb). A
+		// retry policy outside the breaker runs it once per attempt.
 		opArg(0)
-		if RecvName(fn) == "" {
-			for i, a := range call.Args[1:] {
-				if b := of(a); b != nil && bc.Breaker == nil {
-					bc.Breaker = b
-					bc.InRetry = slices.ContainsFunc(call.Args[1:i+1], func(x ast.Expr) bool { return isFailsafeRetryPolicy(info.TypeOf(x)) })
+		resolve := func(x ast.Expr) ast.Expr {
+			for range 4 {
+				id, ok := astutil.Unparen(x).(*ast.Ident)
+				if !ok {
+					return x
+				}
+				v, ok := info.Uses[id].(*types.Var)
+				if !ok || fnNode == nil {
+					return nil
+				}
+				if x, ok = r.singleAssign(fnNode, v, false); !ok {
+					return nil
 				}
 			}
-			break
+			return nil
 		}
-		x := recv()
-		for depth := 0; x != nil && depth < 8; depth++ {
-			switch e := astutil.Unparen(x).(type) {
-			case *ast.CallExpr:
-				switch calleeName(e) {
-				case "WithContext":
-					if bc.Ctx == nil && len(e.Args) == 1 {
-						bc.Ctx = e.Args[0]
-					}
-				case "With", "Compose":
-					// With(outer, ..., inner); a Compose adds an inner
-					// policy, and the chain is read from its end: a retry
-					// policy before the breaker, or in a call read after
-					// it, runs the breaker once per attempt.
-					found := bc.Breaker != nil // in a call read before this one
-					for i, a := range e.Args {
-						if found && isFailsafeRetryPolicy(info.TypeOf(a)) {
-							bc.InRetry = true
-						}
-						if b := of(a); b != nil && bc.Breaker == nil {
-							bc.Breaker = b
-							bc.InRetry = slices.ContainsFunc(e.Args[:i], func(x ast.Expr) bool { return isFailsafeRetryPolicy(info.TypeOf(x)) })
-						}
-					}
-				}
-				sel, ok := astutil.Unparen(e.Fun).(*ast.SelectorExpr)
-				if !ok {
-					x = nil
-					continue
-				}
-				if _, pkg := info.Uses[identOf(sel.X)].(*types.PkgName); pkg {
-					x = nil
-					continue
-				}
-				x = sel.X
-			case *ast.Ident:
-				v, ok := info.Uses[e].(*types.Var)
-				if !ok || fnNode == nil {
-					x = nil
-					continue
-				}
-				x, _ = r.singleAssign(fnNode, v, false)
-			default:
-				x = nil
+		policies, ctx, _ := failsafePolicies(info, call, fn, resolve)
+		bc.Ctx = ctx
+		for i, a := range policies {
+			if b := of(a); b != nil {
+				bc.Breaker = b
+				bc.InRetry = slices.ContainsFunc(policies[:i], func(x ast.Expr) bool { return isFailsafeRetryPolicy(info.TypeOf(x)) })
+				break
 			}
 		}
 	}

@@ -222,25 +222,6 @@ func (r *Result) singleAssign(root ast.Node, v *types.Var, first bool) (ast.Expr
 	return val, val != nil
 }
 
-// LocalFuncLit is the function literal e names when e is a local variable
-// of root assigned once, to a literal: op := func() error { ... }.
-func (r *Result) LocalFuncLit(root ast.Node, e ast.Expr) *ast.FuncLit {
-	id, ok := astutil.Unparen(e).(*ast.Ident)
-	if !ok || root == nil {
-		return nil
-	}
-	v, ok := r.pass.TypesInfo.Uses[id].(*types.Var)
-	if !ok {
-		return nil
-	}
-	val, ok := r.singleAssign(root, v, false)
-	if !ok {
-		return nil
-	}
-	lit, _ := astutil.Unparen(val).(*ast.FuncLit)
-	return lit
-}
-
 // assignedValue is the value statement n (an assignment by = or :=, or a
 // var declaration) gives its i-th variable; with first, the call of a
 // tuple assignment when i is 0.

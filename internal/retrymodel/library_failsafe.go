@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"golang.org/x/tools/go/ast/astutil"
+	"golang.org/x/tools/go/types/typeutil"
 )
 
 // ---- github.com/failsafe-go/failsafe-go (v0.9.8) ----
@@ -59,70 +60,21 @@ type failsafeRetry struct {
 // holding a retry policy. It returns nil for an executor whose policies
 // are known and hold no retry (a breaker, a timeout), or are not known.
 func (p *callCtx) failsafeLayer(call *ast.CallExpr, fn *types.Func) *Layer {
-	switch fn.Name() {
-	case "Run", "Get", "RunWithExecution", "GetWithExecution", "RunAsync", "GetAsync", "RunAsyncWithExecution", "GetAsyncWithExecution",
-		"RunWithExecutionAsync", "GetWithExecutionAsync":
-	default:
+	if !failsafeRunCall(fn) {
 		return nil
 	}
-	var ctx ast.Expr
-	var retry *failsafeRetry
-	var x ast.Expr
-	switch {
-	case RecvName(fn) == "" && len(call.Args) >= 2:
-		// v0.6: failsafe.Get(fn, policies...), no context
-		if call.Ellipsis.IsValid() {
-			return nil
-		}
-		for _, a := range call.Args[1:] {
-			if r := p.failsafeRetryPolicy(a); r != nil && retry == nil {
-				retry = r
-			}
-		}
-	case RecvName(fn) == "Executor" && len(call.Args) == 1:
-		sel, ok := astutil.Unparen(call.Fun).(*ast.SelectorExpr)
-		if !ok {
-			return nil
-		}
-		x = sel.X
-	default:
-		return nil
-	}
-	for depth := 0; x != nil && depth < 10; depth++ {
+	policies, ctx, complete := failsafePolicies(p.info, call, fn, func(x ast.Expr) ast.Expr {
 		e, _ := p.origin(x)
-		c, ok := astutil.Unparen(e).(*ast.CallExpr)
-		if !ok {
-			return nil // an executor from elsewhere
+		return e
+	})
+	if !complete {
+		return nil // an executor from elsewhere, or policies from a slice
+	}
+	var retry *failsafeRetry
+	for _, a := range policies {
+		if retry = p.failsafeRetryPolicy(a); retry != nil {
+			break // the outermost
 		}
-		cfn, path := p.callee(c)
-		if cfn == nil || path != pkgFailsafe {
-			return nil
-		}
-		var policies []ast.Expr
-		switch cfn.Name() {
-		case "WithContext":
-			if ctx == nil && len(c.Args) == 1 {
-				ctx = c.Args[0]
-			}
-		case "With", "NewExecutor", "Compose":
-			if c.Ellipsis.IsValid() {
-				return nil // policies from a slice
-			}
-			policies = c.Args
-		}
-		for _, a := range policies {
-			if r := p.failsafeRetryPolicy(a); r != nil && retry == nil {
-				retry = r
-			}
-		}
-		if RecvName(cfn) == "" {
-			break // failsafe.With: the start of the chain
-		}
-		s, ok := astutil.Unparen(c.Fun).(*ast.SelectorExpr)
-		if !ok {
-			return nil
-		}
-		x = s.X
 	}
 	if retry == nil {
 		return nil
@@ -192,6 +144,81 @@ func (p *callCtx) failsafeLayer(call *ast.CallExpr, fn *types.Func) *Layer {
 		pol.BindWith = "failsafe WithContext"
 	}
 	return l
+}
+
+// failsafeRunCall reports a failsafe-go call that runs an operation
+// through policies: an Executor's Run, Get and their WithExecution and
+// Async forms, or before v0.7 the package functions of those names.
+func failsafeRunCall(fn *types.Func) bool {
+	if fn.Pkg() == nil || fn.Pkg().Path() != pkgFailsafe {
+		return false
+	}
+	if r := RecvName(fn); r != "Executor" && r != "" {
+		return false
+	}
+	switch fn.Name() {
+	case "Run", "Get", "RunWithExecution", "GetWithExecution", "RunAsync", "GetAsync", "RunAsyncWithExecution", "GetAsyncWithExecution",
+		"RunWithExecutionAsync", "GetWithExecutionAsync":
+		return true
+	}
+	return false
+}
+
+// failsafePolicies reads the policies a run call (failsafeRunCall)
+// composes, outermost first, and the context WithContext gives the
+// executor. The executor chain, With(outer, ..., inner).Compose(innermost)
+// .WithContext(ctx), is read from its end, each link followed through
+// resolve (a variable to its value); before v0.7 the policies follow the
+// operation. complete is false when a link is not known or policies come
+// from a slice: the policies are then those of the links read.
+func failsafePolicies(info *types.Info, call *ast.CallExpr, fn *types.Func, resolve func(ast.Expr) ast.Expr) (policies []ast.Expr, ctx ast.Expr, complete bool) {
+	if RecvName(fn) == "" {
+		if call.Ellipsis.IsValid() || len(call.Args) < 2 {
+			return nil, nil, false
+		}
+		return call.Args[1:], nil, true
+	}
+	sel, ok := astutil.Unparen(call.Fun).(*ast.SelectorExpr)
+	if !ok || len(call.Args) != 1 {
+		return nil, nil, false
+	}
+	var links [][]ast.Expr // the policies of each link, innermost first
+	x := sel.X
+chain:
+	for range 10 {
+		c, ok := astutil.Unparen(resolve(x)).(*ast.CallExpr)
+		if !ok {
+			break
+		}
+		cfn, _ := typeutil.Callee(info, c).(*types.Func)
+		if cfn == nil || cfn.Pkg() == nil || cfn.Pkg().Path() != pkgFailsafe {
+			break
+		}
+		switch cfn.Name() {
+		case "WithContext":
+			if ctx == nil && len(c.Args) == 1 {
+				ctx = c.Args[0] // the last one given
+			}
+		case "With", "NewExecutor", "Compose":
+			if c.Ellipsis.IsValid() {
+				break chain
+			}
+			links = append(links, c.Args)
+		}
+		if RecvName(cfn) == "" {
+			complete = true // failsafe.With: the start of the chain
+			break
+		}
+		s, ok := astutil.Unparen(c.Fun).(*ast.SelectorExpr)
+		if !ok {
+			break
+		}
+		x = s.X
+	}
+	for i := len(links) - 1; i >= 0; i-- {
+		policies = append(policies, links[i]...)
+	}
+	return policies, ctx, complete
 }
 
 // failsafeRetryPolicy follows a policy argument to the retry policy that

@@ -560,26 +560,37 @@ func (p *pkgCtx) waitTable(fn *types.Func, w waitInfo) ([]time.Duration, int) {
 		}
 	}
 	n := 1
+	var param *types.Var
 	if arg >= 0 {
-		n = maxSchedule
+		n, param = maxSchedule, sig.Params().At(arg)
 	}
-	var out []time.Duration
-	for k := 0; k < n; k++ {
+	out := foldTable(n, param, func(bind env) (constant.Value, bool) { return p.eval(w.dur, bind, 1) })
+	if out == nil {
+		return nil, 0
+	}
+	return out, arg
+}
+
+// foldTable folds a duration for param = 0 .. n-1 (param nil: once, with
+// nothing bound); nil when one of them does not fold.
+func foldTable(n int, param *types.Var, fold func(env) (constant.Value, bool)) []time.Duration {
+	out := make([]time.Duration, 0, n)
+	for k := range n {
 		bind := env{}
-		if arg >= 0 {
-			bind[sig.Params().At(arg)] = constant.MakeInt64(int64(k))
+		if param != nil {
+			bind[param] = constant.MakeInt64(int64(k))
 		}
-		c, ok := p.eval(w.dur, bind, 1)
+		c, ok := fold(bind)
 		if !ok {
-			return nil, 0
+			return nil
 		}
 		d, ok := toInt64(c)
 		if !ok {
-			return nil, 0
+			return nil
 		}
 		out = append(out, time.Duration(d))
 	}
-	return out, arg
+	return out
 }
 
 // durTable folds, for an exported function of one integer parameter that
@@ -591,19 +602,7 @@ func (p *pkgCtx) durTable(fn *types.Func, decl *ast.FuncDecl) []time.Duration {
 		!isIntegral(sig.Params().At(0).Type()) || !isDuration(sig.Results().At(0).Type()) {
 		return nil
 	}
-	out := make([]time.Duration, 0, maxSchedule)
-	for k := range maxSchedule {
-		c, ok := p.evalBody(decl.Body, env{sig.Params().At(0): constant.MakeInt64(int64(k))}, 1)
-		if !ok {
-			return nil
-		}
-		d, ok := toInt64(c)
-		if !ok {
-			return nil
-		}
-		out = append(out, time.Duration(d))
-	}
-	return out
+	return foldTable(maxSchedule, sig.Params().At(0), func(bind env) (constant.Value, bool) { return p.evalBody(decl.Body, bind, 1) })
 }
 
 // iteratorLayer makes the layer of a range over yielded attempts: the body
