@@ -182,6 +182,10 @@ type pkgCtx struct {
 	// Retry-After for its caller (its fact; wait.go).
 	raImported map[*types.Func]bool
 	raConsts   map[types.Object]bool // constants naming a hint header that the package uses (wait.go)
+	// declsByPos: the package's function declarations by position
+	// (funcScope); flagCalls memoizes retryFlagCall.
+	declsByPos []*ast.FuncDecl
+	flagCalls  map[*types.Var]*ast.CallExpr
 }
 
 // typeOf is info.TypeOf that also knows the model's synthetic expressions.

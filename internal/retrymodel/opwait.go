@@ -168,6 +168,18 @@ func (p *pkgCtx) retryFlagCall(v *types.Var) *ast.CallExpr {
 	if v == nil || v.Pkg() == nil || v.Parent() == v.Pkg().Scope() {
 		return nil
 	}
+	if call, ok := p.flagCalls[v]; ok {
+		return call
+	}
+	call := p.retryFlagCallOf(v)
+	if p.flagCalls == nil {
+		p.flagCalls = make(map[*types.Var]*ast.CallExpr)
+	}
+	p.flagCalls[v] = call
+	return call
+}
+
+func (p *pkgCtx) retryFlagCallOf(v *types.Var) *ast.CallExpr {
 	var found *ast.CallExpr
 	other := false
 	ast.Inspect(p.funcScope(&ast.Ident{NamePos: v.Pos()}), func(n ast.Node) bool {

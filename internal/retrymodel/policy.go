@@ -1,11 +1,13 @@
 package retrymodel
 
 import (
+	"cmp"
 	"fmt"
 	"go/ast"
 	"go/constant"
 	"go/token"
 	"go/types"
+	"slices"
 	"strings"
 	"time"
 
@@ -1077,17 +1079,24 @@ func singleReturn(b *ast.BlockStmt) ast.Expr {
 	return nil
 }
 
-// funcScope widens a region to its enclosing function declaration.
+// funcScope widens a region to its enclosing function declaration (n
+// itself outside any). The declarations are sorted once: the model asks
+// for every condition it reads, and generated code has thousands.
 func (p *pkgCtx) funcScope(n ast.Node) ast.Node {
-	for _, f := range p.pass.Files {
-		if n.Pos() < f.Pos() || n.Pos() > f.End() {
-			continue
-		}
-		path, _ := astutil.PathEnclosingInterval(f, n.Pos(), n.End())
-		for _, m := range path {
-			if fd, ok := m.(*ast.FuncDecl); ok {
-				return fd
+	if p.declsByPos == nil {
+		for _, f := range p.pass.Files {
+			for _, d := range f.Decls {
+				if fd, ok := d.(*ast.FuncDecl); ok {
+					p.declsByPos = append(p.declsByPos, fd)
+				}
 			}
+		}
+		slices.SortFunc(p.declsByPos, func(a, b *ast.FuncDecl) int { return cmp.Compare(a.Pos(), b.Pos()) })
+	}
+	i, _ := slices.BinarySearchFunc(p.declsByPos, n.Pos()+1, func(fd *ast.FuncDecl, pos token.Pos) int { return cmp.Compare(fd.Pos(), pos) })
+	if i > 0 {
+		if fd := p.declsByPos[i-1]; fd.Pos() <= n.Pos() && n.End() <= fd.End() {
+			return fd
 		}
 	}
 	return n
