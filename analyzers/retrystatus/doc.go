@@ -79,7 +79,9 @@
 //     402.
 //   - 429 given up on while 5xx is retried: the decision names 429 and
 //     stops on it without reading the error's code or type, and retries
-//     500, 502, 503 or 504. A rate limit then ends the retry at once,
+//     500, 502, 503 or 504; or it gives up on a range of client errors
+//     that holds 429 (code >= 400 && code < 500) while every one of 500,
+//     502, 503 and 504 goes round. A rate limit then ends the retry at once,
 //     though 429 is the code that most asks for a wait and another
 //     attempt. Quiet when some path retries 429 (an exhausted quota stops,
 //     a rate limit waits) and when no 5xx is retried. A give-up that a

@@ -2,8 +2,8 @@ package retrystatus
 
 import "fmt"
 
-// stops429 reports a decision that retries 5xx but names 429 and gives up
-// on it. 429 is the code that most asks for another attempt (after its
+// stops429 reports a decision that retries 5xx but gives up on 429, named
+// or inside a range it gives up on (code >= 400 && code < 500). 429 is the code that most asks for another attempt (after its
 // Retry-After); a retry that ends at the first rate limit fails a call
 // that a wait would have carried. Quiet when some path retries 429 (the
 // error's code was read: an exhausted quota stops, a rate limit waits),
@@ -18,6 +18,9 @@ func (ck *checker) stops429(d *decision, atoms []*atom) {
 			a = x
 			break
 		}
+		if x.covers(tooMany) && a == nil {
+			a = x
+		}
 	}
 	if a == nil {
 		return
@@ -31,8 +34,17 @@ func (ck *checker) stops429(d *decision, atoms []*atom) {
 	if len(fives) == 0 {
 		return
 	}
-	msg := fmt.Sprintf("retry decision gives up on 429 (too many requests)%s but retries %s: a rate limit ends the retry at once, though 429 asks for a wait and another attempt; retry it after its Retry-After",
-		viaText(a), joinCodes(fives, false))
+	if !a.lists(tooMany) && len(fives) < 4 {
+		// A range (code >= 400) that also gives up on some 5xx is the 5xx
+		// list's finding; a range is this one's where every 5xx goes round.
+		return
+	}
+	what := "429 (too many requests)"
+	if !a.lists(tooMany) {
+		what = "a range of codes, 429 (too many requests) among them," // if code >= 400 && code < 500 { return err }
+	}
+	msg := fmt.Sprintf("retry decision gives up on %s%s but retries %s: a rate limit ends the retry at once, though 429 asks for a wait and another attempt; retry it after its Retry-After",
+		what, viaText(a), joinCodes(fives, false))
 	ck.report(a, "stops429", msg, nil)
 }
 
