@@ -9,7 +9,8 @@ import (
 )
 
 // withReusedErrOps adds back the operations that keepRetried dropped only
-// because a later call reuses their error variable:
+// because a later call reuses their error variable, and makes such an
+// operation the variable's call when the later call's own failure leaves:
 //
 //	stream, err := provider.Open(ctx)
 //	if err != nil { lastErr = err; continue } // retried
@@ -29,17 +30,40 @@ func (p *pkgCtx) withReusedErrOps(loop ast.Node, body *ast.BlockStmt, all, kept 
 		if v == nil {
 			continue
 		}
-		if _, retried := s.errs[v]; !retried || s.errs[v] == op {
+		last, kept := s.errs[v]
+		if last == op || !p.retriedAlone(loop, v, op, after, s) {
 			continue
 		}
-		t := &loopShape{errs: map[*types.Var]*ast.CallExpr{v: op}, results: s.results, self: s.self, ops: []*ast.CallExpr{op}}
-		p.keepRetried(loop, &ast.BlockStmt{List: after}, nil, t)
-		if len(t.ops) == 1 {
-			out = append(out, op)
+		out = append(out, op)
+		if kept && last != nil {
+			if _, rest := p.errAssignedBy(body, last); p.retriedAlone(loop, v, last, rest, s) {
+				continue
+			}
+			// The later call's failure leaves (err = c.refresh(); if err
+			// != nil { return err }): where the loop decides to go round,
+			// the variable holds this call's error.
+			out = slices.DeleteFunc(out, func(c *ast.CallExpr) bool { return c == last })
 		}
+		s.errs[v] = op
 	}
 	slices.SortFunc(out, func(a, b *ast.CallExpr) int { return int(a.Pos() - b.Pos()) })
 	return out
+}
+
+// retriedAlone judges call alone, on the statements after it up to the
+// next assignment of its error variable v: does its failure go round?
+func (p *pkgCtx) retriedAlone(loop ast.Node, v *types.Var, call *ast.CallExpr, after []ast.Stmt, s *loopShape) bool {
+	results := make(map[*types.Var]bool)
+	for o := range s.results {
+		// the answers assigned beside v, or beside no error at all: a
+		// status test of another call's response says nothing of v's
+		if e, ok := s.resultOf[o]; !ok || e == v {
+			results[o] = true
+		}
+	}
+	t := &loopShape{errs: map[*types.Var]*ast.CallExpr{v: call}, results: results, self: s.self, ops: []*ast.CallExpr{call}}
+	p.keepRetried(loop, &ast.BlockStmt{List: after}, nil, t)
+	return len(t.ops) == 1
 }
 
 // errAssignedBy finds the assignment `..., err := call` (or =) in body and
@@ -49,7 +73,7 @@ func (p *pkgCtx) errAssignedBy(body *ast.BlockStmt, call *ast.CallExpr) (*types.
 	var v *types.Var
 	var rest []ast.Stmt
 	assigns := func(st ast.Stmt, v *types.Var) bool {
-		as, ok := st.(*ast.AssignStmt)
+		as, ok := initAssign(st).(*ast.AssignStmt)
 		if !ok {
 			return false
 		}
@@ -62,7 +86,7 @@ func (p *pkgCtx) errAssignedBy(body *ast.BlockStmt, call *ast.CallExpr) (*types.
 	}
 	scan := func(list []ast.Stmt) {
 		for i, st := range list {
-			as, ok := st.(*ast.AssignStmt)
+			as, ok := initAssign(st).(*ast.AssignStmt)
 			if !ok || len(as.Rhs) != 1 || astutil.Unparen(as.Rhs[0]) != call {
 				continue
 			}
@@ -75,6 +99,14 @@ func (p *pkgCtx) errAssignedBy(body *ast.BlockStmt, call *ast.CallExpr) (*types.
 			}
 			if v == nil {
 				return
+			}
+			// if err = op(); err == nil {...}: the test is the first
+			// statement after the assignment
+			switch st := st.(type) {
+			case *ast.IfStmt:
+				rest = append(rest, &ast.IfStmt{If: st.If, Cond: st.Cond, Body: st.Body, Else: st.Else})
+			case *ast.SwitchStmt:
+				rest = append(rest, &ast.SwitchStmt{Switch: st.Switch, Tag: st.Tag, Body: st.Body})
 			}
 			for _, next := range list[i+1:] {
 				if assigns(next, v) {
@@ -100,4 +132,16 @@ func (p *pkgCtx) errAssignedBy(body *ast.BlockStmt, call *ast.CallExpr) (*types.
 		return v == nil
 	})
 	return v, rest
+}
+
+// initAssign is the statement itself, or the init statement of an if or a
+// switch (if err = op(); err == nil {...}).
+func initAssign(st ast.Stmt) ast.Stmt {
+	switch st := st.(type) {
+	case *ast.IfStmt:
+		return st.Init
+	case *ast.SwitchStmt:
+		return st.Init
+	}
+	return st
 }

@@ -330,3 +330,75 @@ func errRefresh(url string, refreshToken func() error, truncateInput func()) (*h
 	}
 	return nil, errors.New("out of attempts")
 }
+
+type tokenClient struct {
+	hc    *http.Client
+	token string
+}
+
+func (c *tokenClient) refresh() error { return nil }
+
+// reusedErr refreshes the token into the loop's own err before going round:
+// the request's failure is still what the loop retries, and every status
+// above 401 but 404 is sent again, 403, 413 and 422 among them.
+func (c *tokenClient) reusedErr(url string) (*http.Response, error) {
+	for i := 0; i < 5; i++ {
+		req, err := http.NewRequest(http.MethodGet, url, nil)
+		if err != nil {
+			return nil, err
+		}
+		req.Header.Set("Authorization", "Bearer "+c.token)
+		resp, err := c.hc.Do(req)
+		if err != nil {
+			time.Sleep(time.Second)
+			continue
+		}
+		if resp.StatusCode == http.StatusUnauthorized {
+			resp.Body.Close()
+			err = c.refresh()
+			if err != nil {
+				return nil, err
+			}
+			continue
+		}
+		if resp.StatusCode > 401 && resp.StatusCode != 404 { // want `retry decision retries 403 \(forbidden\), 413 \(payload too large\), 422 \(unprocessable\): the same request fails the same way on each of 5 attempts`
+			resp.Body.Close()
+			time.Sleep(time.Second)
+			continue
+		}
+		return resp, nil
+	}
+	return nil, errors.New("too many retries")
+}
+
+// reusedErrRange: the same loop giving up on every 4xx but the 401 it
+// refreshes for. Quiet.
+func (c *tokenClient) reusedErrRange(url string) (*http.Response, error) {
+	for i := 0; i < 5; i++ {
+		req, err := http.NewRequest(http.MethodGet, url, nil)
+		if err != nil {
+			return nil, err
+		}
+		req.Header.Set("Authorization", "Bearer "+c.token)
+		resp, err := c.hc.Do(req)
+		if err != nil {
+			time.Sleep(time.Second)
+			continue
+		}
+		if resp.StatusCode == http.StatusUnauthorized {
+			resp.Body.Close()
+			err = c.refresh()
+			if err != nil {
+				return nil, err
+			}
+			continue
+		}
+		if resp.StatusCode >= 500 || resp.StatusCode == http.StatusTooManyRequests {
+			resp.Body.Close()
+			time.Sleep(time.Second)
+			continue
+		}
+		return resp, nil
+	}
+	return nil, errors.New("too many retries")
+}
