@@ -86,7 +86,13 @@
 // (retry.RetryOnConflict, or a classifier that retries only 409,
 // IsConflict, codes.Aborted or SQLSTATE 40001 and stops on the rest),
 // inner or outer: it re-reads and re-writes after losing an
-// optimistic-concurrency race, it does not re-send a failed request.
+// optimistic-concurrency race, it does not re-send a failed request. Nor
+// is a repair retry: a loop that goes round only for one class of error
+// (errors.Is with a sentinel, errors.As, a conflict test), only after
+// assigning what the operation reads (a new client, session or account),
+// and leaves on every other failure, as certmagic does when the CA no
+// longer knows its account. The failures an inner layer gives up on are
+// handed back, not retried again.
 //
 // A retry also repeats what the attempt did before the call that failed
 // (category repeated-write). A write whose repeat leaves a second record

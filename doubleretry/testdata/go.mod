@@ -18,6 +18,7 @@ require (
 
 require (
 	github.com/grpc-ecosystem/go-grpc-middleware v1.4.0 // indirect
+	github.com/mholt/acmez/v3 v3.1.6 // indirect
 	google.golang.org/genproto/googleapis/rpc v0.0.0-20261110000943-09e21b237f2c // indirect
 	google.golang.org/grpc v1.64.1 // indirect
 	google.golang.org/protobuf v1.36.12 // indirect

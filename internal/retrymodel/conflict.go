@@ -59,6 +59,9 @@ func (p *pkgCtx) conflictPolicy(l *Layer) {
 	case l.Kind == Loop:
 		if body, ok := l.Body.(*ast.BlockStmt); ok {
 			pol.ConflictOnly = p.loopStopsOnNonConflict(l, body)
+			if !pol.ConflictOnly.IsValid() {
+				pol.ConflictOnly = p.loopRepairsOnly(l, body) // repair.go
+			}
 		}
 	}
 }
