@@ -55,7 +55,7 @@ var (
 	fixRE    = regexp.MustCompile(`^[0-9a-f]{7,40} \S`)
 	kinds    = map[string]bool{"llm-client": true, "llm-gateway": true, "agent": true, "sdk": true,
 		"job-queue": true, "k8s-controller": true, "cli": true, "monitoring": true, "service": true,
-		"database-driver": true, "rpc-framework": true}
+		"database-driver": true, "rpc-framework": true, "infra-tool": true, "delivery": true}
 )
 
 // readJudgedDir reads every *.tsv in dir, sorted by name.
