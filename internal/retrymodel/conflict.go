@@ -245,17 +245,8 @@ func (p *pkgCtx) conflictTest(cond ast.Expr, depth int) bool {
 // unsent reports driver.ErrBadConn: the error a database driver returns
 // only when the server cannot have seen the request.
 func (p *pkgCtx) unsent(e ast.Expr) bool {
-	var id *ast.Ident
-	switch x := astutil.Unparen(e).(type) {
-	case *ast.Ident:
-		id = x
-	case *ast.SelectorExpr:
-		id = x.Sel
-	default:
-		return false
-	}
-	v, ok := p.info.Uses[id].(*types.Var)
-	return ok && v.Pkg() != nil && v.Pkg().Path() == "database/sql/driver" && v.Name() == "ErrBadConn"
+	v := varOf(p.info, e)
+	return v != nil && v.Pkg() != nil && v.Pkg().Path() == "database/sql/driver" && v.Name() == "ErrBadConn"
 }
 
 // nonConflictTest reports whether cond holds for every failure but a

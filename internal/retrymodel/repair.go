@@ -141,15 +141,8 @@ func (p *pkgCtx) classTest(cond ast.Expr) bool {
 // sentinel reports a package-level variable of error type (io.EOF,
 // ErrNotFound).
 func (p *pkgCtx) sentinel(e ast.Expr) bool {
-	var id *ast.Ident
-	switch x := astutil.Unparen(e).(type) {
-	case *ast.Ident:
-		id = x
-	case *ast.SelectorExpr:
-		id = x.Sel
-	}
-	v, ok := p.info.Uses[id].(*types.Var)
-	return ok && v.Pkg() != nil && v.Parent() == v.Pkg().Scope() && isErrorType(v.Type())
+	v := varOf(p.info, e)
+	return v != nil && v.Pkg() != nil && v.Parent() == v.Pkg().Scope() && isErrorType(v.Type())
 }
 
 // opReads are the variables the calls read as the root of their receiver
