@@ -30,12 +30,12 @@ func (p *pkgCtx) withReusedErrOps(loop ast.Node, body *ast.BlockStmt, all, kept 
 		if v == nil {
 			continue
 		}
-		last, kept := s.errs[v]
+		last, has := s.errs[v]
 		if last == op || !p.retriedAlone(loop, v, op, after, s) {
 			continue
 		}
 		out = append(out, op)
-		if kept && last != nil {
+		if has {
 			if _, rest := p.errAssignedBy(body, last); p.retriedAlone(loop, v, last, rest, s) {
 				continue
 			}

@@ -58,12 +58,9 @@ func (p *pkgCtx) loopRepairsOnly(l *Layer, body *ast.BlockStmt) token.Pos {
 		case *ast.FuncLit:
 			return false
 		case *ast.ForStmt, *ast.RangeStmt, *ast.SelectStmt, *ast.SwitchStmt, *ast.TypeSwitchStmt:
-			// a break or continue there may be another statement's; a
-			// goto anywhere makes the turns unreadable
-			if n != ast.Node(body) {
-				ok = !containsBranch(n)
-				return false
-			}
+			// a break or continue in there may be that statement's
+			ok = !containsBranch(n)
+			return false
 		case *ast.BranchStmt:
 			switch {
 			case n.Tok == token.GOTO || n.Label != nil:
