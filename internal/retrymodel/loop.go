@@ -524,16 +524,7 @@ func (p *pkgCtx) keepRetried(loop ast.Node, body *ast.BlockStmt, cond ast.Expr, 
 	// the request (req, rerr := http.NewRequest(...); if rerr != nil {
 	// return rerr }), whose guard would otherwise count as a retry.
 	one := func(v *types.Var) *loopShape {
-		results := s.results
-		if v != nil && len(s.resultOf) > 0 {
-			results = make(map[*types.Var]bool)
-			for o := range s.results {
-				if e, ok := s.resultOf[o]; !ok || e == v {
-					results[o] = true
-				}
-			}
-		}
-		return &loopShape{errs: map[*types.Var]*ast.CallExpr{v: s.errs[v]}, results: results, self: s.self}
+		return &loopShape{errs: map[*types.Var]*ast.CallExpr{v: s.errs[v]}, results: s.resultsBeside(v), self: s.self}
 	}
 	after := stmtsAfterIfs(body)
 	for v := range s.errs {
@@ -1049,6 +1040,21 @@ func (p *pkgCtx) isSentinelTest(c *ast.BinaryExpr, s *loopShape) bool {
 		}
 	}
 	return false
+}
+
+// resultsBeside is the shape's results judged with error variable v: those
+// assigned beside it, or beside no error at all.
+func (s *loopShape) resultsBeside(v *types.Var) map[*types.Var]bool {
+	if v == nil || len(s.resultOf) == 0 {
+		return s.results
+	}
+	out := make(map[*types.Var]bool)
+	for o := range s.results {
+		if e, ok := s.resultOf[o]; !ok || e == v {
+			out[o] = true
+		}
+	}
+	return out
 }
 
 func (s *loopShape) isOp(c *ast.CallExpr) bool {

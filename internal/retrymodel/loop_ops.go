@@ -53,15 +53,8 @@ func (p *pkgCtx) withReusedErrOps(loop ast.Node, body *ast.BlockStmt, all, kept 
 // retriedAlone judges call alone, on the statements after it up to the
 // next assignment of its error variable v: does its failure go round?
 func (p *pkgCtx) retriedAlone(loop ast.Node, v *types.Var, call *ast.CallExpr, after []ast.Stmt, s *loopShape) bool {
-	results := make(map[*types.Var]bool)
-	for o := range s.results {
-		// the answers assigned beside v, or beside no error at all: a
-		// status test of another call's response says nothing of v's
-		if e, ok := s.resultOf[o]; !ok || e == v {
-			results[o] = true
-		}
-	}
-	t := &loopShape{errs: map[*types.Var]*ast.CallExpr{v: call}, results: results, self: s.self, ops: []*ast.CallExpr{call}}
+	// a status test of another call's response says nothing of v's
+	t := &loopShape{errs: map[*types.Var]*ast.CallExpr{v: call}, results: s.resultsBeside(v), self: s.self, ops: []*ast.CallExpr{call}}
 	p.keepRetried(loop, &ast.BlockStmt{List: after}, nil, t)
 	return len(t.ops) == 1
 }
