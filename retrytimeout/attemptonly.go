@@ -42,12 +42,17 @@ func (c *checker) attemptOnly(l *retrymodel.Layer) string {
 	if pol.CtxEnds.IsValid() {
 		return ""
 	}
-	// A retry bound on purpose to a context that can never be done
-	// (backoff.WithContext(b, context.Background()), a constructor's
-	// start-up wait for its database on Background) where nothing that can
-	// be cancelled is in scope: no caller's deadline reaches this code to
-	// be ignored, and the schedule is bounded by its attempt count.
-	if never, live := c.neverCancelled(l); never && (l.Kind == retrymodel.Library || !live) {
+	// Nothing that can be done is in scope (no context, no request, no
+	// done channel), or the retry is bound on purpose to a context that
+	// can never be done (backoff.WithContext(b, context.Background()), a
+	// constructor's start-up wait for its database on Background): no
+	// caller's deadline reaches this code to be overrun, and a retry off
+	// every request path (a command's upload, a worker's own loop) may
+	// take its time; seed 001: "a background job can wait a minute".
+	if _, live := c.res.CancelSource(l, l.Pos); !live {
+		return ""
+	}
+	if never, _ := c.neverCancelled(l); never && l.Kind == retrymodel.Library {
 		return ""
 	}
 	// A retry that runs only once its context is done (a rollback under

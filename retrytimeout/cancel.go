@@ -39,7 +39,7 @@ func (c *checker) uncancellableWait(l *retrymodel.Layer, attemptOnly string) boo
 	// Known waits that add up to less than a second keep a cancelled caller
 	// waiting less than that: not worth a finding (as for attempt-only).
 	if ds, ok := c.waitChoices(l); ok && c.manyWaits(l) && attemptOnly == "" {
-		if n, counted := l.Attempts(); counted && mostWaiting(n, ds) < minWorthBounding {
+		if n, counted := l.Attempts(); counted && mostWaiting(n, ds) <= minWorthBounding {
 			return false
 		}
 	} else if pol := &l.Policy; pol.WaitsKnown && len(pol.Waits) > 0 && attemptOnly == "" {
@@ -47,11 +47,17 @@ func (c *checker) uncancellableWait(l *retrymodel.Layer, attemptOnly string) boo
 		for _, w := range pol.Waits {
 			total += w
 		}
-		if total < minWorthBounding {
+		if total <= minWorthBounding {
+			return false
+		}
+	} else if ds, ok := c.waitChoices(l); ok && len(pol.Waits) == 0 && attemptOnly == "" {
+		// One wait of a few constants (a switch on the attempt): the same
+		// bound the attempt-only clause reads.
+		if n, counted := l.Attempts(); counted && mostWaiting(n, ds) <= minWorthBounding {
 			return false
 		}
 	}
-	if ws, ok := c.prodWaits(l); ok && attemptOnly == "" && sum(ws) < minWorthBounding {
+	if ws, ok := c.prodWaits(l); ok && attemptOnly == "" && sum(ws) <= minWorthBounding {
 		return false
 	}
 	// The same for the waits of the package's own defaults (a

@@ -188,11 +188,11 @@ func Get(url string) (*http.Response, error) {
 				}
 			}
 			out := string(stdout) + string(stderr)
-			at := "ok/ok.go:10:2"
+			at := "ok/ok.go:15:3"
 			if format == "sarif" {
 				at = `"uri": "ok/ok.go"`
 			}
-			if !strings.Contains(out, at) || !strings.Contains(out, "attempt-only retry") {
+			if !strings.Contains(out, at) || !strings.Contains(out, "no jitter") {
 				t.Errorf("%v -format %s: the findings of the package that builds are missing:\n%s", env, format, out)
 			}
 			if format == "sarif" {

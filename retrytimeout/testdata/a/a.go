@@ -15,9 +15,28 @@ import (
 
 var errGaveUp = errors.New("gave up")
 
-// (1)+(2) An attempt counter and nothing else: no ctx, no deadline, no jitter.
-func fetchAttemptOnly(c *http.Client, url string) (*http.Response, error) {
-	for i := 0; i < 4; i++ { // want `attempt-only retry: retry loop makes 4 attempts with waits 1s, 2s, 4s .*worst case 7s`
+// (1)+(2) An attempt counter and nothing else: the caller's ctx reaches
+// the requests, but no deadline check, no cancellable wait, no jitter.
+func fetchAttemptOnly(ctx context.Context, c *http.Client, url string) (*http.Response, error) {
+	for i := 0; i < 4; i++ {
+		resp, err := remote.Search(ctx, c, url)
+		if err == nil {
+			return resp, nil
+		}
+		if i == 3 {
+			break
+		}
+		time.Sleep(time.Second << i) // want `wait ignores cancellation: .*also attempt-only: retry loop makes 4 attempts with waits 1s, 2s, 4s .*worst case 7s.*no jitter: retry loop waits 1s, 2s, 4s`
+	}
+	return nil, errGaveUp
+}
+
+// (1) quiet as to time, (2) reported: the same loop with nothing that can
+// be cancelled in scope (a command's download, a worker's own loop). No
+// caller's deadline reaches it to be overrun, so its attempt count is the
+// bound it can have; the waits still have no random part.
+func fetchNoContext(c *http.Client, url string) (*http.Response, error) {
+	for i := 0; i < 4; i++ {
 		resp, err := c.Get(url)
 		if err == nil {
 			return resp, nil

@@ -105,7 +105,7 @@ func Upload(hc *http.Client, job *jobs.Job, url string) error {
 // UploadDetached is handed a job whose context is never done: quiet.
 func UploadDetached(hc *http.Client, job *jobs.Detached, url string) error {
 	var lastErr error
-	for attempt := 0; attempt < 5; attempt++ { // want `attempt-only retry: retry loop makes 5 attempts`
+	for attempt := 0; attempt < 5; attempt++ {
 		req, err := http.NewRequestWithContext(job.Context(), http.MethodPost, url, nil)
 		if err != nil {
 			return err

@@ -1,8 +1,10 @@
 // Package floor: an attempt-only retry whose waits total at most 1s is
-// bound enough by its attempt count; above that it is reported.
+// bound enough by its attempt count; above that it is reported. Each
+// retry here has the caller's ctx in scope and ignores it.
 package floor
 
 import (
+	"context"
 	"net/http"
 	"time"
 )
@@ -12,9 +14,9 @@ type API struct{ retryBackoff time.Duration }
 func NewAPI() *API { return &API{retryBackoff: 100 * time.Millisecond} }
 
 // withRetry waits 100ms, 200ms, 300ms, 400ms: 1s in all, quiet.
-func (a *API) withRetry(f func() (*http.Response, error)) (resp *http.Response, err error) {
+func (a *API) withRetry(ctx context.Context, f func(context.Context) (*http.Response, error)) (resp *http.Response, err error) {
 	for i := 0; i < 5; i++ {
-		resp, err = f()
+		resp, err = f(ctx)
 		if err != nil {
 			return nil, err
 		}
@@ -27,16 +29,16 @@ func (a *API) withRetry(f func() (*http.Response, error)) (resp *http.Response, 
 }
 
 // slowRetry waits 500ms three times: 1.5s in all.
-func slowRetry(f func() (*http.Response, error)) (resp *http.Response, err error) {
-	for i := 0; i < 4; i++ { // want `attempt-only retry: retry loop makes 4 attempts with waits 500ms, 500ms, 500ms and nothing bounds it in time: worst case 1.5s of waiting`
-		resp, err = f()
+func slowRetry(ctx context.Context, f func(context.Context) (*http.Response, error)) (resp *http.Response, err error) {
+	for i := 0; i < 4; i++ {
+		resp, err = f(ctx)
 		if err != nil {
 			return nil, err
 		}
 		if resp.StatusCode < 500 {
 			break
 		}
-		time.Sleep(500 * time.Millisecond)
+		time.Sleep(500 * time.Millisecond) // want `wait ignores cancellation: .*also attempt-only: retry loop makes 4 attempts with waits 500ms, 500ms, 500ms and nothing bounds it in time: worst case 1.5s of waiting`
 	}
 	return resp, err
 }
@@ -45,22 +47,22 @@ const connectInterval = time.Second
 
 // connect waits the same constant second between 20 attempts: the model
 // lists the first few waits, and the total is still exact (19s).
-func connect(f func() (*http.Response, error)) (resp *http.Response, err error) {
-	for i := 0; i < 20; i++ { // want `attempt-only retry: retry loop makes 20 attempts and nothing bounds it in time: 19 waits of 1s add up to 19s, whatever the caller's deadline`
-		resp, err = f()
+func connect(ctx context.Context, f func(context.Context) (*http.Response, error)) (resp *http.Response, err error) {
+	for i := 0; i < 20; i++ {
+		resp, err = f(ctx)
 		if err == nil && resp.StatusCode < 500 {
 			return resp, nil
 		}
-		time.Sleep(connectInterval)
+		time.Sleep(connectInterval) // want `wait ignores cancellation: .*also attempt-only: retry loop makes 20 attempts and nothing bounds it in time: 19 waits of 1s add up to 19s, whatever the caller's deadline`
 	}
 	return resp, err
 }
 
 // backoffAfter waits 1s for eight attempts and then 5s: not one constant
 // wait, so not the exact total of one; the choices bound it.
-func backoffAfter(f func() (*http.Response, error)) (resp *http.Response, err error) {
-	for i := 0; i < 20; i++ { // want `attempt-only retry: retry loop makes 20 attempts, each wait 1s or 5s, and nothing bounds it in time: up to 95s of waiting`
-		resp, err = f()
+func backoffAfter(ctx context.Context, f func(context.Context) (*http.Response, error)) (resp *http.Response, err error) {
+	for i := 0; i < 20; i++ {
+		resp, err = f(ctx)
 		if err == nil && resp.StatusCode < 500 {
 			return resp, nil
 		}
@@ -68,7 +70,7 @@ func backoffAfter(f func() (*http.Response, error)) (resp *http.Response, err er
 		if i >= 8 {
 			d = 5 * time.Second
 		}
-		time.Sleep(d)
+		time.Sleep(d) // want `wait ignores cancellation: .*also attempt-only: retry loop makes 20 attempts, each wait 1s or 5s, and nothing bounds it in time: up to 95s of waiting`
 	}
 	return resp, err
 }

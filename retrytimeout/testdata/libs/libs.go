@@ -41,14 +41,15 @@ func backoffNoJitter(ctx context.Context, c *http.Client, url string) error {
 	}, backoff.WithContext(b, ctx))
 }
 
-// (1) No elapsed limit and no context: only the retry count stops it.
-func backoffAttemptOnly(c *http.Client, url string) error {
+// (1) No elapsed limit and not bound to the caller's ctx: only the retry
+// count stops it.
+func backoffAttemptOnly(ctx context.Context, c *http.Client, url string) error {
 	b := backoff.NewExponentialBackOff()
 	b.InitialInterval = time.Second
 	b.Multiplier = 2
 	b.MaxElapsedTime = 0
-	return backoff.Retry(func() error { // want `attempt-only retry: backoff.Retry makes 6 attempts`
-		resp, err := c.Get(url)
+	return backoff.Retry(func() error { // want `wait ignores cancellation: backoff.Retry .*also attempt-only: backoff.Retry makes 6 attempts`
+		resp, err := remote.Search(ctx, c, url)
 		if err != nil {
 			return err
 		}
@@ -90,10 +91,10 @@ func retryGoFixed(ctx context.Context, c *http.Client, url string) error {
 	}, retry.Context(ctx), retry.Attempts(4), retry.Delay(time.Second), retry.DelayType(retry.FixedDelay)) // want `no jitter: retry.Do waits 1s, 1s, 1s`
 }
 
-// (1) retry-go defaults: jitter, but 10 attempts and no context.
-func retryGoDefaults(c *http.Client, url string) error {
-	return retry.Do(func() error { // want `attempt-only retry: retry.Do makes 10 attempts`
-		resp, err := c.Get(url)
+// (1) retry-go defaults: jitter, but 10 attempts and no retry.Context.
+func retryGoDefaults(ctx context.Context, c *http.Client, url string) error {
+	return retry.Do(func() error { // want `wait ignores cancellation: retry.Do .*also attempt-only: retry.Do makes 10 attempts`
+		resp, err := remote.Search(ctx, c, url)
 		if err != nil {
 			return err
 		}

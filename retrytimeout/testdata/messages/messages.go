@@ -17,9 +17,9 @@ var errGaveUp = errors.New("gave up")
 
 // Constant waits picked by a switch: each wait is known to be one of three
 // constants, so the message gives them and the bound they make.
-func switchWaits(c *http.Client, url string) (*http.Response, error) {
-	for attempt := 0; attempt < 4; attempt++ { // want `attempt-only retry: retry loop makes 4 attempts, each wait 1s, 2s or 4s, and nothing bounds it in time: up to 12s of waiting plus the 4 attempts`
-		resp, err := c.Get(url)
+func switchWaits(ctx context.Context, c *http.Client, url string) (*http.Response, error) {
+	for attempt := 0; attempt < 4; attempt++ {
+		resp, err := get(ctx, c, url)
 		if err == nil {
 			return resp, nil
 		}
@@ -32,15 +32,15 @@ func switchWaits(c *http.Client, url string) (*http.Response, error) {
 		default:
 			d = 4 * time.Second
 		}
-		time.Sleep(d)
+		time.Sleep(d) // want `wait ignores cancellation: .*also attempt-only: retry loop makes 4 attempts, each wait 1s, 2s or 4s, and nothing bounds it in time: up to 12s of waiting plus the 4 attempts`
 	}
 	return nil, errGaveUp
 }
 
 // The same switch with waits that add up to little: under the floor, quiet.
-func switchShort(c *http.Client, url string) (*http.Response, error) {
+func switchShort(ctx context.Context, c *http.Client, url string) (*http.Response, error) {
 	for attempt := 0; attempt < 4; attempt++ {
-		resp, err := c.Get(url)
+		resp, err := get(ctx, c, url)
 		if err == nil {
 			return resp, nil
 		}
@@ -67,22 +67,22 @@ func paramCount(c *http.Client, url string, n int) (*http.Response, error) {
 }
 
 // A known count: exactly its waits.
-func knownCount(c *http.Client, url string) (*http.Response, error) {
-	for i := 0; i < 3; i++ { // want `attempt-only retry: retry loop makes 3 attempts with waits 1s, 2s and nothing bounds it in time: worst case 3s`
-		resp, err := c.Get(url)
+func knownCount(ctx context.Context, c *http.Client, url string) (*http.Response, error) {
+	for i := 0; i < 3; i++ {
+		resp, err := get(ctx, c, url)
 		if err == nil {
 			return resp, nil
 		}
-		time.Sleep(time.Duration(1<<i) * time.Second) // want `no jitter: retry loop waits 1s, 2s with no random part`
+		time.Sleep(time.Duration(1<<i) * time.Second) // want `wait ignores cancellation: .*also attempt-only: retry loop makes 3 attempts with waits 1s, 2s and nothing bounds it in time: worst case 3s.*no jitter: retry loop waits 1s, 2s with no random part`
 	}
 	return nil, errGaveUp
 }
 
 // A constant backoff of a value the caller gives: said in words, not as
 // "(constant (value not constant))".
-func constantOfParam(c *http.Client, url string, d time.Duration) error {
-	return backoff.Retry(func() error { // want `attempt-only retry: backoff.Retry makes 4 attempts and nothing bounds it in time \(a constant wait whose value is not known statically\): it keeps waiting`
-		resp, err := c.Get(url)
+func constantOfParam(ctx context.Context, c *http.Client, url string, d time.Duration) error {
+	return backoff.Retry(func() error { // want `wait ignores cancellation: .*also attempt-only: backoff.Retry makes 4 attempts and nothing bounds it in time \(a constant wait whose value is not known statically\): it keeps waiting`
+		resp, err := get(ctx, c, url)
 		if err != nil {
 			return err
 		}
@@ -119,11 +119,11 @@ func streamRequestTimeout(ctx context.Context, client openai.Client, emit func(s
 
 // Two waits for different times (1s after a network error, 2s after a
 // 429): the messages give both, not the first path's list as the schedule.
-func twoWaits(c *http.Client, url string) (*http.Response, error) {
-	for attempt := 0; attempt < 3; attempt++ { // want `attempt-only retry: retry loop makes 3 attempts, each wait 1s or 2s \(it waits at 2 places\), and nothing bounds it in time: up to 4s of waiting`
-		resp, err := c.Get(url)
+func twoWaits(ctx context.Context, c *http.Client, url string) (*http.Response, error) {
+	for attempt := 0; attempt < 3; attempt++ {
+		resp, err := get(ctx, c, url)
 		if err != nil {
-			time.Sleep(time.Second) // want `no jitter: retry loop waits 1s or 2s \(at 2 places\) with no random part`
+			time.Sleep(time.Second) // want `wait ignores cancellation: .*also attempt-only: retry loop makes 3 attempts, each wait 1s or 2s \(it waits at 2 places\), and nothing bounds it in time: up to 4s of waiting.*no jitter: retry loop waits 1s or 2s \(at 2 places\) with no random part`
 			continue
 		}
 		if resp.StatusCode == http.StatusTooManyRequests { // want `retry-after ignored: retry loop retries 429 but waits 1s or 2s without reading the Retry-After header`
@@ -137,9 +137,9 @@ func twoWaits(c *http.Client, url string) (*http.Response, error) {
 }
 
 // Two short waits: under the floor whichever path runs. Quiet.
-func twoShortWaits(c *http.Client, url string) (*http.Response, error) {
+func twoShortWaits(ctx context.Context, c *http.Client, url string) (*http.Response, error) {
 	for attempt := 0; attempt < 3; attempt++ {
-		resp, err := c.Get(url)
+		resp, err := get(ctx, c, url)
 		if err != nil {
 			time.Sleep(100 * time.Millisecond)
 			continue
@@ -152,4 +152,13 @@ func twoShortWaits(c *http.Client, url string) (*http.Response, error) {
 		return resp, nil
 	}
 	return nil, errGaveUp
+}
+
+// get sends a GET on ctx.
+func get(ctx context.Context, c *http.Client, url string) (*http.Response, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
+	if err != nil {
+		return nil, err
+	}
+	return c.Do(req)
 }

@@ -193,13 +193,29 @@ func boundToBackground(c *http.Client, url string) error {
 	}, backoff.WithContext(backoff.WithMaxRetries(eb, 5), ctx))
 }
 
-// The same schedule bound to no context at all is attempt-only.
+// The same schedule bound to no context at all, with none in scope: no
+// caller's deadline reaches it either. Quiet.
 func boundToNothing(c *http.Client, url string) error {
 	eb := backoff.NewExponentialBackOff()
 	eb.InitialInterval = time.Second
 	eb.MaxElapsedTime = 0
-	return backoff.Retry(func() error { // want `attempt-only retry: backoff.Retry makes 6 attempts with waits 1s, 1.5s, 2.25s, 3.38s, 5.06s`
+	return backoff.Retry(func() error {
 		resp, err := get(context.Background(), c, url)
+		if err != nil {
+			return err
+		}
+		return resp.Body.Close()
+	}, backoff.WithMaxRetries(eb, 5))
+}
+
+// The same schedule with the caller's ctx in scope and not given to the
+// backoff: each wait overruns a deadline the retry could have read.
+func boundToNothingCaller(ctx context.Context, c *http.Client, url string) error {
+	eb := backoff.NewExponentialBackOff()
+	eb.InitialInterval = time.Second
+	eb.MaxElapsedTime = 0
+	return backoff.Retry(func() error { // want `wait ignores cancellation: backoff.Retry .*also attempt-only: backoff.Retry makes 6 attempts with waits 1s, 1.5s, 2.25s, 3.38s, 5.06s`
+		resp, err := get(ctx, c, url)
 		if err != nil {
 			return err
 		}

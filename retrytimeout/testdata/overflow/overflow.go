@@ -64,14 +64,14 @@ func internal(attempt int) time.Duration {
 	return time.Second << attempt
 }
 
-// Retry makes three attempts.
-func Retry(op func() error) error {
+// Retry makes three attempts on the caller's ctx.
+func Retry(ctx context.Context, op func(context.Context) error) error {
 	var err error
-	for i := 0; i < 3; i++ { // want `attempt-only retry`
-		if err = op(); err == nil {
+	for i := 0; i < 3; i++ {
+		if err = op(ctx); err == nil {
 			return nil
 		}
-		time.Sleep(internal(i))
+		time.Sleep(internal(i)) // want `wait ignores cancellation: .*also attempt-only: retry loop makes 3 attempts`
 	}
 	return err
 }

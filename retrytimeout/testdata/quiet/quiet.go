@@ -143,14 +143,14 @@ func conflictRetry(ctx context.Context, c *http.Client, url string) error {
 	return errors.New("conflict")
 }
 
-// An attempt-only retry silenced with a reason.
-func ignored(c *http.Client, url string) (*http.Response, error) {
-	//retryvet:ignore retrytimeout a one-off probe at start-up; nobody waits on it
+// An attempt-only retry whose sleep ignores ctx, silenced with a reason.
+func ignored(ctx context.Context, c *http.Client, url string) (*http.Response, error) {
 	for attempt := 0; attempt < 4; attempt++ {
-		resp, err := c.Get(url)
+		resp, err := remote.Search(ctx, c, url)
 		if err == nil {
 			return resp, nil
 		}
+		//retryvet:ignore retrytimeout a one-off probe at start-up; nobody waits on it
 		time.Sleep(time.Duration(rand.Int63n(int64(time.Second << attempt))))
 	}
 	return nil, errors.New("down")

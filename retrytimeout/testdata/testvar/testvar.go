@@ -1,10 +1,11 @@
 // Package testvar holds retries whose waits come from package variables
 // that the tests shorten. The verdict is on the production values: under
 // the one-second floor they are quiet; above it, reported with the
-// production waits.
+// production waits. Each has the caller's ctx in scope and ignores it.
 package testvar
 
 import (
+	"context"
 	"errors"
 	"net/http"
 	"time"
@@ -18,9 +19,9 @@ var (
 var errGaveUp = errors.New("gave up")
 
 // 100ms, 200ms, 400ms: 700ms in all, under the floor. Quiet.
-func Fetch(c *http.Client, url string) (*http.Response, error) {
+func Fetch(ctx context.Context, c *http.Client, url string) (*http.Response, error) {
 	for i := 0; i < 4; i++ {
-		resp, err := c.Get(url)
+		resp, err := get(ctx, c, url)
 		if err == nil {
 			return resp, nil
 		}
@@ -30,9 +31,9 @@ func Fetch(c *http.Client, url string) (*http.Response, error) {
 }
 
 // 100ms three times: 300ms. Quiet.
-func FetchFlat(c *http.Client, url string) (*http.Response, error) {
+func FetchFlat(ctx context.Context, c *http.Client, url string) (*http.Response, error) {
 	for i := 0; i < 4; i++ {
-		resp, err := c.Get(url)
+		resp, err := get(ctx, c, url)
 		if err == nil {
 			return resp, nil
 		}
@@ -42,13 +43,22 @@ func FetchFlat(c *http.Client, url string) (*http.Response, error) {
 }
 
 // 1s, 2s, 3s in production, whatever the tests set.
-func FetchSlow(c *http.Client, url string) (*http.Response, error) {
-	for i := 0; i < 4; i++ { // want `attempt-only retry: retry loop makes 4 attempts with waits 1s, 2s, 3s and nothing bounds it in time: worst case 6s`
-		resp, err := c.Get(url)
+func FetchSlow(ctx context.Context, c *http.Client, url string) (*http.Response, error) {
+	for i := 0; i < 4; i++ {
+		resp, err := get(ctx, c, url)
 		if err == nil {
 			return resp, nil
 		}
-		time.Sleep(slowDelay * time.Duration(i+1)) // want `no jitter: retry loop waits 1s, 2s, 3s with no random part`
+		time.Sleep(slowDelay * time.Duration(i+1)) // want `wait ignores cancellation: .*also attempt-only: retry loop makes 4 attempts with waits 1s, 2s, 3s and nothing bounds it in time: worst case 6s.*no jitter: retry loop waits 1s, 2s, 3s with no random part`
 	}
 	return nil, errGaveUp
+}
+
+// get sends a GET on ctx.
+func get(ctx context.Context, c *http.Client, url string) (*http.Response, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
+	if err != nil {
+		return nil, err
+	}
+	return c.Do(req)
 }
