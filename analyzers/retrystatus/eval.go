@@ -198,6 +198,9 @@ type walker struct {
 	// marker, in modeRetryable, is the package's own error type the
 	// classifier retries (retrymodel.LayerErrorType); nil for go-retry.
 	marker types.Type
+	// region is the retried region walked (a loop body, an operation);
+	// nil in a classifier's summary, where a parameter is the error.
+	region ast.Node
 }
 
 func (w *walker) stmts(list []ast.Stmt, st pathState) []flow {
@@ -655,6 +658,20 @@ func (w *walker) chain(e *ast.BinaryExpr) *atom {
 		chain: e, chainOr: e.Op == token.LOR, leaves: leaves}
 }
 
+// fixed reports operands that have one value for the whole retried
+// region (retrymodel.FixedIn).
+func (w *walker) fixed(xs ...ast.Expr) bool {
+	if w.region == nil {
+		return false
+	}
+	for _, x := range xs {
+		if !w.ck.res.FixedIn(x, w.region) {
+			return false
+		}
+	}
+	return true
+}
+
 func (w *walker) compare(e *ast.BinaryExpr, st *pathState) val {
 	x, k, ok := w.ck.constSide(e)
 	if !ok {
@@ -677,7 +694,10 @@ func (w *walker) compare(e *ast.BinaryExpr, st *pathState) val {
 				}
 			}
 		}
-		if w.ck.isString(e.X) || w.ck.isString(e.Y) {
+		// A string compared reads the error's text or the response,
+		// unless neither side can change in the retried region (if
+		// contentType != "" on a parameter: a header, not an answer).
+		if (w.ck.isString(e.X) || w.ck.isString(e.Y)) && !w.fixed(e.X, e.Y) {
 			st.body = true
 		}
 		return vN

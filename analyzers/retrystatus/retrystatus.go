@@ -423,7 +423,7 @@ func (ck *checker) walkDecision(l *retrymodel.Layer, body *ast.BlockStmt, m mode
 		marker = ck.res.LayerErrorType(l)
 	}
 	for _, c := range universe {
-		w := &walker{ck: ck, code: c, mode: m, col: col, label: label, marker: marker}
+		w := &walker{ck: ck, code: c, mode: m, col: col, label: label, marker: marker, region: body}
 		for _, f := range w.stmts(body.List, pathState{}) {
 			if !f.st.dep {
 				continue
