@@ -1,6 +1,7 @@
 package retrystatus
 
 import (
+	"cmp"
 	"go/ast"
 	"go/constant"
 	"go/token"
@@ -70,6 +71,11 @@ type pathState struct {
 	// setting gates (1: true, -1: false), as bodyWhen does.
 	gated    bool
 	gateWhen int8
+	// failed: the path knows whether the net/http send of this attempt
+	// failed (1: its error is non-nil, so there is no status; -1: it
+	// succeeded; 0: not known). failT and failE say what the condition
+	// just evaluated implies on its true and false branch.
+	failed, failT, failE int8
 	// locals: bool variables assigned more than once, with the value the
 	// path gave them last (retry := code/100 == 5; ...; retry = true).
 	locals [4]local
@@ -201,6 +207,9 @@ type walker struct {
 	// region is the retried region walked (a loop body, an operation);
 	// nil in a classifier's summary, where a parameter is the error.
 	region ast.Node
+	// sendErrs are the error variables assigned beside a net/http send
+	// in region (resp, err := hc.Do(req)): non-nil, there is no status.
+	sendErrs map[*types.Var]bool
 }
 
 func (w *walker) stmts(list []ast.Stmt, st pathState) []flow {
@@ -241,11 +250,16 @@ func (w *walker) stmt(s ast.Stmt, st pathState) []flow {
 	case *ast.IfStmt:
 		st = w.init(s.Init, st)
 		st.bodyWhen, st.gateWhen = 0, 0
+		st.failT, st.failE = 0, 0
 		v := w.cond(s.Cond, &st)
 		t, e := st, st
 		if v != vN {
 			t.dep, e.dep = true, true
 		}
+		// A test of the send's error the path has already decided takes
+		// one branch only (if err == nil && code < 400 after if err != nil).
+		tOK, eOK := t.implies(st.failT), e.implies(st.failE)
+		t.failT, t.failE, e.failT, e.failE = 0, 0, 0, 0
 		switch st.bodyWhen {
 		case 1:
 			t.body = true
@@ -261,10 +275,10 @@ func (w *walker) stmt(s ast.Stmt, st pathState) []flow {
 		t.bodyWhen, e.bodyWhen = 0, 0
 		t.gateWhen, e.gateWhen = 0, 0
 		var out []flow
-		if v == vN || v&vT != 0 {
+		if (v == vN || v&vT != 0) && tOK {
 			out = append(out, w.stmts(s.Body.List, t)...)
 		}
-		if v == vN || v&vF != 0 {
+		if (v == vN || v&vF != 0) && eOK {
 			if s.Else != nil {
 				out = append(out, w.stmt(s.Else, e)...)
 			} else {
@@ -302,6 +316,13 @@ func (w *walker) stmt(s ast.Stmt, st pathState) []flow {
 		return next(w.declLocals(s, st))
 	case *ast.AssignStmt:
 		st = w.assignLocals(s, st)
+		for _, lhs := range s.Lhs {
+			if id, ok := ast.Unparen(lhs).(*ast.Ident); ok {
+				if v, ok := w.ck.info.ObjectOf(id).(*types.Var); ok && w.sendErrs[v] {
+					st.failed = 0 // a new send, or another error: not known
+				}
+			}
+		}
 		if w.mode == modeReissue && changesState(s) {
 			st.changes = true
 		}
@@ -577,6 +598,7 @@ func (w *walker) cond(e ast.Expr, st *pathState) val {
 		if e.Op == token.NOT {
 			v := vnot(w.cond(e.X, st))
 			st.bodyWhen, st.gateWhen = -st.bodyWhen, -st.gateWhen
+			st.failT, st.failE = st.failE, st.failT
 			return v
 		}
 	case *ast.BinaryExpr:
@@ -593,10 +615,18 @@ func (w *walker) cond(e ast.Expr, st *pathState) val {
 				}
 				return vF
 			}
-			x, y := w.cond(e.X, st), w.cond(e.Y, st)
+			st.failT, st.failE = 0, 0
+			x := w.cond(e.X, st)
+			xt, xe := st.failT, st.failE
+			st.failT, st.failE = 0, 0
+			y := w.cond(e.Y, st)
+			yt, ye := st.failT, st.failE
 			if e.Op == token.LOR {
+				// Both false on the false branch; either on the true one.
+				st.failT, st.failE = 0, cmp.Or(xe, ye)
 				return vor(x, y)
 			}
+			st.failT, st.failE = cmp.Or(xt, yt), 0
 			if w.mode == modeLoop && (x == vN && w.setting(e.X) && y != vN || y == vN && w.setting(e.Y) && x != vN) {
 				st.gateWhen = 1 // setting && status: the setting gates the true branch
 			}
@@ -673,6 +703,10 @@ func (w *walker) fixed(xs ...ast.Expr) bool {
 }
 
 func (w *walker) compare(e *ast.BinaryExpr, st *pathState) val {
+	if f, ok := w.sendTest(e); ok {
+		st.failT, st.failE = f, -f
+		return vN
+	}
 	x, k, ok := w.ck.constSide(e)
 	if !ok {
 		// v == code with v ranging over a code set.
@@ -1335,6 +1369,83 @@ func (ck *checker) changesRequest(call *ast.CallExpr) bool {
 		return changeName.MatchString(f.Name)
 	case *ast.SelectorExpr:
 		return changeName.MatchString(f.Sel.Name)
+	}
+	return false
+}
+
+// implies reports whether the path can take a branch on which the send's
+// failure is f (0: the branch says nothing), and records it.
+func (st *pathState) implies(f int8) bool {
+	if f == 0 {
+		return true
+	}
+	if st.failed != 0 && st.failed != f {
+		return false
+	}
+	st.failed = f
+	return true
+}
+
+// sendTest recognises err != nil (1) and err == nil (-1) on the error of a
+// net/http send in the region.
+func (w *walker) sendTest(e *ast.BinaryExpr) (int8, bool) {
+	if len(w.sendErrs) == 0 || e.Op != token.EQL && e.Op != token.NEQ {
+		return 0, false
+	}
+	for _, pair := range [][2]ast.Expr{{e.X, e.Y}, {e.Y, e.X}} {
+		id, ok := ast.Unparen(pair[0]).(*ast.Ident)
+		if !ok || !w.ck.info.Types[pair[1]].IsNil() {
+			continue
+		}
+		if v, ok := w.ck.info.Uses[id].(*types.Var); ok && w.sendErrs[v] {
+			if e.Op == token.NEQ {
+				return 1, true
+			}
+			return -1, true
+		}
+	}
+	return 0, false
+}
+
+// sendErrsIn returns the error variables assigned beside a net/http send
+// in region: net/http's contract is that a non-nil error comes with no
+// response, so a path on which it is non-nil decides nothing about a
+// status (a wrapper that returns both, as go-github's does, is not one).
+func (ck *checker) sendErrsIn(region ast.Node) map[*types.Var]bool {
+	out := map[*types.Var]bool{}
+	ast.Inspect(region, func(n ast.Node) bool {
+		if _, ok := n.(*ast.FuncLit); ok {
+			return false
+		}
+		as, ok := n.(*ast.AssignStmt)
+		if !ok || len(as.Rhs) != 1 || len(as.Lhs) != 2 {
+			return true
+		}
+		call, ok := ast.Unparen(as.Rhs[0]).(*ast.CallExpr)
+		if !ok || !httpSend(ck.info, call) {
+			return true
+		}
+		if id, ok := ast.Unparen(as.Lhs[1]).(*ast.Ident); ok {
+			if v, ok := ck.info.ObjectOf(id).(*types.Var); ok {
+				out[v] = true
+			}
+		}
+		return true
+	})
+	return out
+}
+
+// httpSend reports a call that sends a request with net/http: a Client's
+// Do, Get, Post, PostForm or Head, the package functions of those names,
+// or a RoundTrip.
+func httpSend(info *types.Info, call *ast.CallExpr) bool {
+	fn, ok := typeutil.Callee(info, call).(*types.Func)
+	if !ok || fn.Pkg() == nil || fn.Pkg().Path() != "net/http" {
+		return false
+	}
+	switch fn.Name() {
+	case "Do", "Get", "Post", "PostForm", "Head", "RoundTrip":
+		return true
 	}
 	return false
 }

@@ -422,10 +422,13 @@ func (ck *checker) walkDecision(l *retrymodel.Layer, body *ast.BlockStmt, m mode
 	if m == modeRetryable {
 		marker = ck.res.LayerErrorType(l)
 	}
+	sends := ck.sendErrsIn(body)
 	for _, c := range universe {
-		w := &walker{ck: ck, code: c, mode: m, col: col, label: label, marker: marker, region: body}
+		w := &walker{ck: ck, code: c, mode: m, col: col, label: label, marker: marker, region: body, sendErrs: sends}
 		for _, f := range w.stmts(body.List, pathState{}) {
-			if !f.st.dep {
+			// A path on which the send failed has no status to decide on
+			// (transporterr.go judges it).
+			if !f.st.dep || f.st.failed == 1 {
 				continue
 			}
 			retry, stop := false, false

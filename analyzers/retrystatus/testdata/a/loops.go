@@ -462,3 +462,54 @@ func (c *tokenClient) headerFromAnswer(url, contentType string) (*http.Response,
 	}
 	return nil, errors.New("too many retries")
 }
+
+var transientSet = map[int]struct{}{400: {}, 413: {}, 500: {}, 502: {}, 503: {}}
+
+var serverSet = map[int]struct{}{429: {}, 500: {}, 502: {}, 503: {}, 504: {}}
+
+// sendErrBeside: the send's error and the status tested together. A send
+// that failed has no status, so its retry says nothing about 401 or 504:
+// the loop retries 400 and 413 of the codes the set holds, and misses 504.
+func sendErrBeside(hc *http.Client, url string) (*http.Response, error) {
+	var lastErr error
+	for attempt := 0; attempt < 4; attempt++ {
+		resp, err := hc.Get(url)
+		if err == nil && resp.StatusCode < 400 { // want `retry decision retries 400 \(bad request\), 413 \(payload too large\): the same request fails the same way on each of 4 attempts`
+			return resp, nil
+		}
+		if err == nil {
+			resp.Body.Close()
+			if _, ok := transientSet[resp.StatusCode]; !ok { // want `retry decision lists 5xx codes 500, 502, 503: 504 is not retried`
+				return nil, fmt.Errorf("status %d", resp.StatusCode)
+			}
+			lastErr = fmt.Errorf("status %d", resp.StatusCode)
+		} else {
+			lastErr = err
+		}
+		time.Sleep(time.Second)
+	}
+	return nil, lastErr
+}
+
+// sendErrBesideServer: the same loop over a set of 429 and every 5xx it
+// names. Quiet: no permanent code goes round, whatever the send errors do.
+func sendErrBesideServer(hc *http.Client, url string) (*http.Response, error) {
+	var lastErr error
+	for attempt := 0; attempt < 4; attempt++ {
+		resp, err := hc.Get(url)
+		if err == nil && resp.StatusCode < 400 {
+			return resp, nil
+		}
+		if err == nil {
+			resp.Body.Close()
+			if _, ok := serverSet[resp.StatusCode]; !ok {
+				return nil, fmt.Errorf("status %d", resp.StatusCode)
+			}
+			lastErr = fmt.Errorf("status %d", resp.StatusCode)
+		} else {
+			lastErr = err
+		}
+		time.Sleep(time.Second)
+	}
+	return nil, lastErr
+}
