@@ -90,6 +90,9 @@ func (r *Result) codeSet(e ast.Expr, depth int) ([]int, string, bool) {
 		if v, ok := info.Uses[e.Sel].(*types.Var); ok && (!v.IsField() || !v.Exported()) {
 			return r.varSet(v, depth)
 		}
+		if v, ok := info.Uses[e.Sel].(*types.Var); ok && v.IsField() {
+			return r.defaultSet(v, depth)
+		}
 	case *ast.CallExpr:
 		if id, ok := ast.Unparen(e.Fun).(*ast.Ident); ok && id.Name == "append" {
 			if _, ok := info.Uses[id].(*types.Builtin); !ok || len(e.Args) == 0 {
@@ -166,6 +169,65 @@ func (r *Result) varSet(v *types.Var, depth int) ([]int, string, bool) {
 		return nil, "", false
 	}
 	return r.codeSet(value, depth+1)
+}
+
+// defaultSet resolves an exported field that its package writes once, in
+// a constructor or a function that returns the defaults
+// (Options{RetryableStatusCodes: []int{...}}): the codes a retry reads
+// unless its caller replaces them. Another package's field is read from
+// its CodesFact.
+func (r *Result) defaultSet(v *types.Var, depth int) ([]int, string, bool) {
+	if v.Pkg() != r.pass.Pkg {
+		var f CodesFact
+		if v.Pkg() != nil && r.pass.ImportObjectFact(v, &f) {
+			return f.Codes, f.Name + " at " + f.Posn, true
+		}
+		return nil, "", false
+	}
+	all, ok := r.Writes(v)
+	if !ok || len(all) != 1 || all[0] == nil {
+		return nil, "", false
+	}
+	codes, _, ok := r.codeSet(all[0], depth+1)
+	if !ok {
+		return nil, "", false
+	}
+	return codes, fieldName(v) + " by default, set at " + Shorten(r.pass.Fset, all[0].Pos()), true
+}
+
+// fieldName names an exported field by its struct type: Options.Codes.
+func fieldName(v *types.Var) string {
+	if st := fieldOwner(v); st != nil {
+		return st.Obj().Name() + "." + v.Name()
+	}
+	return v.Name()
+}
+
+// fieldOwner returns the named type of the package that declares field
+// v, if any.
+func fieldOwner(v *types.Var) *types.Named {
+	if v.Pkg() == nil {
+		return nil
+	}
+	scope := v.Pkg().Scope()
+	for _, name := range scope.Names() {
+		tn, ok := scope.Lookup(name).(*types.TypeName)
+		if !ok {
+			continue
+		}
+		n, ok := tn.Type().(*types.Named)
+		if !ok {
+			continue
+		}
+		if st, ok := n.Underlying().(*types.Struct); ok {
+			for i := range st.NumFields() {
+				if st.Field(i) == v {
+					return n
+				}
+			}
+		}
+	}
+	return nil
 }
 
 // constructorSet resolves a set built from constant codes by a

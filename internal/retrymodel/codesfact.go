@@ -3,11 +3,13 @@ package retrymodel
 import (
 	"fmt"
 	"go/types"
+	"strings"
 )
 
-// CodesFact is exported for an exported package variable, or an exported
-// function without parameters, that holds or returns a constant list (or
-// set) of status codes, so a membership test in an importing package reads
+// CodesFact is exported for an exported package variable, an exported
+// function without parameters, or an exported field written once by its
+// package (its default), that holds or returns a constant list (or set)
+// of status codes, so a membership test in an importing package reads
 // the codes (CodeSet).
 type CodesFact struct {
 	Name  string // pkg.Var, pkg.F
@@ -35,6 +37,22 @@ func (r *Result) exportCodeSets() {
 	}
 	scope := r.pass.Pkg.Scope()
 	for _, name := range scope.Names() {
+		// An exported field of an exported struct type written once with
+		// a code set: its default (defaultSet).
+		if tn, ok := scope.Lookup(name).(*types.TypeName); ok && tn.Exported() && !tn.IsAlias() {
+			if st, ok := tn.Type().Underlying().(*types.Struct); ok {
+				for i := range st.NumFields() {
+					f := st.Field(i)
+					if !f.Exported() || f.Embedded() {
+						continue
+					}
+					if codes, via, ok := r.defaultSet(f, 0); ok && anyHTTPStatus(codes) {
+						name, posn, _ := strings.Cut(via, " by default, set at ")
+						r.pass.ExportObjectFact(f, &CodesFact{Name: r.pass.Pkg.Name() + "." + name + " by default", Posn: posn, Codes: codes})
+					}
+				}
+			}
+		}
 		v, ok := scope.Lookup(name).(*types.Var)
 		if !ok || !v.Exported() {
 			continue
