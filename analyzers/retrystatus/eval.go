@@ -729,9 +729,12 @@ func (w *walker) compare(e *ast.BinaryExpr, st *pathState) val {
 			}
 		}
 		// A string compared reads the error's text or the response,
-		// unless neither side can change in the retried region (if
-		// contentType != "" on a parameter: a header, not an answer).
-		if (w.ck.isString(e.X) || w.ck.isString(e.Y)) && !w.fixed(e.X, e.Y) {
+		// unless neither side can change in the retried region and the
+		// path has not yet tested the status (if contentType != "" on a
+		// parameter: a header, not an answer). Once the status is known, a
+		// fixed string splits the codes by the kind of request (404
+		// retried only for a PUT): a choice, not a blind retry.
+		if (w.ck.isString(e.X) || w.ck.isString(e.Y)) && (st.dep || !w.fixed(e.X, e.Y)) {
 			st.body = true
 		}
 		return vN

@@ -513,3 +513,33 @@ func sendErrBesideServer(hc *http.Client, url string) (*http.Response, error) {
 	}
 	return nil, lastErr
 }
+
+// notFoundOnPut: 404 retried only for an upload, a split by the kind of
+// request after the status is known (a WebDAV server that has not yet made
+// the parent directory). A choice, not a blind retry: quiet.
+func (c *tokenClient) notFoundOnPut(method, url string) (*http.Response, error) {
+	for i := 0; i < 5; i++ {
+		req, err := http.NewRequest(method, url, nil)
+		if err != nil {
+			return nil, err
+		}
+		resp, err := c.hc.Do(req)
+		if err != nil {
+			time.Sleep(time.Second)
+			continue
+		}
+		if resp.StatusCode < 300 {
+			return resp, nil
+		}
+		resp.Body.Close()
+		if resp.StatusCode == http.StatusNotFound {
+			if method != http.MethodPut {
+				return nil, errors.New("not found")
+			}
+		} else if resp.StatusCode != http.StatusServiceUnavailable && resp.StatusCode < 500 {
+			return nil, fmt.Errorf("status %d", resp.StatusCode)
+		}
+		time.Sleep(time.Second)
+	}
+	return nil, errors.New("too many retries")
+}
