@@ -836,9 +836,15 @@ func (p *pkgCtx) condIs(cond ast.Expr, s *loopShape, _ bool) path {
 }
 
 // predTest reports a condition that is a result classifier's answer,
-// negated or not: transient(resp), !answered(resp).
+// negated or not, alone or in a conjunction: transient(resp),
+// !answered(resp), transient(resp) && attempt < max.
 func (p *pkgCtx) predTest(cond ast.Expr, s *loopShape) bool {
 	cond = astutil.Unparen(cond)
+	// transient(resp) && attempt < max: the branch is taken only when
+	// the predicate says so.
+	if b, ok := cond.(*ast.BinaryExpr); ok && b.Op == token.LAND {
+		return p.predTest(b.X, s) || p.predTest(b.Y, s)
+	}
 	if u, ok := cond.(*ast.UnaryExpr); ok && u.Op == token.NOT {
 		cond = astutil.Unparen(u.X)
 	}

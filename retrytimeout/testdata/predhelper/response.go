@@ -98,3 +98,53 @@ func Watch(ctx context.Context, c *http.Client, url string) error {
 		}
 	}
 }
+
+// serverError is a classifier of the response alone.
+func serverError(resp *http.Response) bool {
+	return resp.StatusCode == http.StatusBadGateway || resp.StatusCode == http.StatusServiceUnavailable
+}
+
+// boundInCond: no bound in the for clause; the predicate and the count
+// are tested together. A retry all the same, whose sleep ignores ctx.
+func boundInCond(ctx context.Context, c *http.Client, url string, max int) (*http.Response, error) {
+	for attempt := 0; ; attempt++ {
+		req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
+		if err != nil {
+			return nil, err
+		}
+		resp, err := c.Do(req)
+		if err != nil {
+			return nil, err
+		}
+		if serverError(resp) && attempt < max {
+			resp.Body.Close()
+			time.Sleep(rand.N(time.Second << attempt)) // want `wait ignores cancellation: time.Sleep in retry loop keeps waiting after ctx is done`
+			continue
+		}
+		return resp, nil
+	}
+}
+
+// boundInCondSelect: the same retry waiting in a select on ctx. Quiet.
+func boundInCondSelect(ctx context.Context, c *http.Client, url string, max int) (*http.Response, error) {
+	for attempt := 0; ; attempt++ {
+		req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
+		if err != nil {
+			return nil, err
+		}
+		resp, err := c.Do(req)
+		if err != nil {
+			return nil, err
+		}
+		if serverError(resp) && attempt < max {
+			resp.Body.Close()
+			select {
+			case <-ctx.Done():
+				return nil, ctx.Err()
+			case <-time.After(rand.N(time.Second << attempt)):
+			}
+			continue
+		}
+		return resp, nil
+	}
+}
