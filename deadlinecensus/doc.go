@@ -17,7 +17,11 @@
 //
 // What the retry needs (R) is derived from its policy: from the retry's
 // own deadline guard (`if remaining < wait+reserve`: R = first wait +
-// reserve), else from the first attempt's time (a per-attempt timeout or
+// reserve; the time left may be time.Until(dl), dl.Sub(now), or a
+// comparison of instants, now.Add(wait+reserve).Before(dl), with now a
+// clock the code holds; when the guard reads a base wait that a pause
+// then spreads below it, the first wait is that base), else from the
+// first attempt's time (a per-attempt timeout or
 // the declared //retryvet:p99) + the first wait + the second attempt's
 // time. The analyzer reports at the place where a deadline is set
 // (context.WithTimeout, WithTimeoutCause, WithDeadline(time.Now().Add(d)),

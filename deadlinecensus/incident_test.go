@@ -99,3 +99,17 @@ func TestIncidentWrittenElsewhere(t *testing.T) {
 	}
 	analysistest.Run(t, dir, Analyzer, "./...")
 }
+
+// Deadline guards written as comparisons of instants (now.Add(wait +
+// reserve).Before(dl), in a helper and in place) against a clock held in a
+// func field, where the guard reads the base wait and the pause spreads it
+// below that: R is that base + the reserve (9s), not the least the pause
+// sleeps + the reserve. A check that the deadline has merely passed is no
+// guard (testdata/guardtime).
+func TestGuardComparesInstants(t *testing.T) {
+	dir, err := filepath.Abs(filepath.Join("testdata", "guardtime"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	analysistest.Run(t, dir, Analyzer, "./...")
+}

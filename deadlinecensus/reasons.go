@@ -60,7 +60,7 @@ func reasons(pl *Pipeline, r *Row) []Reason {
 		case r.D.Kind == deadline.Known && req.AtLeast:
 			// Only a bound of the need is known: say which part is not.
 			code, sug := codeWait, "make the retry's first wait a constant (or set it in "+valuesFile+")"
-			if req.P99 <= 0 && req.PerAttempt <= 0 && len(req.Waits) > 0 {
+			if req.P99 <= 0 && req.PerAttempt <= 0 && len(req.Waits) > 0 && !req.Guarded {
 				code, sug = codeAttempt, declare
 			}
 			add("retryCanStart", Reason{Code: code,

@@ -16,10 +16,16 @@
 // whose values the operation returns for the statuses worth another
 // attempt, also through a retrying func value a factory of another
 // package made, and every function those call to decide), evaluates
-// them for each HTTP status code, and reports these misclassifications:
+// them for each HTTP status code, and reports these misclassifications.
+// A path on which the net/http send of the attempt failed (its error,
+// assigned beside the response, tested non-nil) has no status and decides
+// nothing about one: err == nil && code < 400 then if err == nil { set }
+// else { retry } retries the set's codes, not every code.
 //
 //   - An enumeration of 5xx codes (code == 502 || code == 503, a switch
-//     case, a map, set or slice of codes, slices.Contains) where a range
+//     case, a map, set or slice of codes, slices.Contains; a set may be
+//     an options field its package writes once, the default a caller gets
+//     unless it replaces it: messages say "by default") where a range
 //     belongs: 500 and the non-standard 529 (overloaded) fall through it
 //     and are never retried. The fix is code >= 500; the simple boolean
 //     forms get it as a suggested fix. It takes two 5xx codes to make an
@@ -109,7 +115,11 @@
 //     Quiet when the
 //     error's type, code or text is read anywhere in the retried region
 //     (errors.Is/As, a type switch, err.Error(), a helper handed the
-//     error), when the status decision names or gives up on any failing
+//     error; a string compared counts unless it is fixed for the whole
+//     retry, a parameter or field the region never assigns, and tested
+//     before the status: if contentType != "" sets a header and reads no
+//     answer, while if method != "PUT" inside the 404 branch splits the
+//     codes by request kind), when the status decision names or gives up on any failing
 //     code, when only transport errors are retried, when a library
 //     classifier is set (RetryIf, CheckRetry, backoff.Permanent), and for
 //     SDK and client retries, which classify for themselves. Once per

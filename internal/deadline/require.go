@@ -48,6 +48,9 @@ type Requirement struct {
 	// Retry is false when no retry layer was seen (a //retryvet:pipeline
 	// function without one): only the p99 is checked.
 	Retry bool
+	// Guarded: R comes from a deadline guard, so it holds no attempt
+	// time; a bound on it is a bound on the wait the guard reads.
+	Guarded bool
 
 	P99     time.Duration // declared //retryvet:p99, 0 when none
 	P99Posn string
@@ -88,6 +91,18 @@ func Derive(pipeline string, li *retrymodel.LayerInfo, p99 time.Duration, p99Pos
 	haveW0 := len(li.Waits) > 0
 	if haveW0 {
 		w0 = li.Waits[0]
+	}
+	r.Guarded = li.GuardPosn != ""
+	if li.GuardPosn != "" && li.GuardWait && li.GuardWait0 > 0 && li.ReserveKnown {
+		// The guard reads a base wait that the sleep then spreads: the
+		// time it asks for is that base plus the reserve.
+		r.Required, r.Known, r.AtLeast = li.GuardWait0+li.Reserve, true, li.GuardWait0AtLeast
+		lb := ""
+		if li.GuardWait0AtLeast {
+			lb = " at least"
+		}
+		r.Derivation = fmt.Sprintf("guard at %s: remaining >= wait + reserve (the wait it reads is%s %s on the first retry, before the pause spreads it; + reserve %s)", li.GuardPosn, lb, Format(li.GuardWait0), Format(li.Reserve))
+		return r
 	}
 	if li.GuardPosn != "" {
 		guard := "guard at " + li.GuardPosn

@@ -168,6 +168,9 @@ type pkgCtx struct {
 	// atLeast is set by eval when a value it folded is a lower bound (a
 	// wait raised above its schedule by Retry-After).
 	atLeast bool
+	// firstTurn binds the loop's variables on the turn before the first
+	// wait (schedule): what a guard's own reading of the wait folds to.
+	firstTurn env
 	// defaultAt is set by eval when a value it folded is the default a
 	// func field is given there (fieldfunc.go), in the defaults pass.
 	defaultAt token.Pos

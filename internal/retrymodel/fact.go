@@ -48,6 +48,9 @@ type FuncFact struct {
 	// returns whether the time left on a context covers (a guard helper,
 	// func roomFor(ctx, d) bool), 0 if none.
 	GuardArg int
+	// GuardReserve is what the guard adds to that parameter before the
+	// comparison (wait + 8*time.Second: 8s).
+	GuardReserve time.Duration
 	// WaitTable is, for a sleep helper that computes its wait from an
 	// integer parameter (func pause(attempt int)), the wait for argument
 	// 0, 1, ...; WaitTableArg is that parameter's index. A helper that
@@ -160,12 +163,17 @@ type LayerInfo struct {
 	Reserve       time.Duration   // the guard's reserve, when ReserveKnown
 	ReserveKnown  bool
 	GuardWait     bool // the guard adds the next wait to Reserve
-	GuardPosn     string
-	PerAttempt    time.Duration
-	MaxElapsed    time.Duration
-	DeadlineAware Tri
-	Remote        bool
-	ConflictOnly  bool // retries only conflicts (Policy.ConflictOnly)
+	// GuardWait0 is the first wait as the guard reads it, when that is
+	// not Waits[0] (a base wait a pause helper jitters); 0 else.
+	// GuardWait0AtLeast: a hint may raise it.
+	GuardWait0        time.Duration
+	GuardWait0AtLeast bool
+	GuardPosn         string
+	PerAttempt        time.Duration
+	MaxElapsed        time.Duration
+	DeadlineAware     Tri
+	Remote            bool
+	ConflictOnly      bool // retries only conflicts (Policy.ConflictOnly)
 	// ClassifierParam is, for a helper whose classifier is a call of one of
 	// its func parameters (if !isRetriable(err) { return err }), that
 	// parameter's index + 1: each call site's argument is the classifier.

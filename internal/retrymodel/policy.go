@@ -59,6 +59,7 @@ func (p *pkgCtx) defaultWaits(n ast.Node, body *ast.BlockStmt, cond ast.Expr, s 
 
 // loopPolicy fills l.Policy for a hand-rolled loop, goto loop or recursion.
 func (p *pkgCtx) loopPolicy(l *Layer, n ast.Node, body *ast.BlockStmt, cond ast.Expr, waits []waitSite, s *loopShape, fnNode ast.Node) {
+	p.firstTurn = nil
 	pol := &l.Policy
 	ctr := p.attempts(pol, n, body, cond, s)
 	pol.ProdWaits = p.prodWaits(l, n, ctr)
@@ -140,6 +141,7 @@ func (p *pkgCtx) loopPolicy(l *Layer, n ast.Node, body *ast.BlockStmt, cond ast.
 	}
 	check(body)
 	pol.Guard = p.guard(body, wait)
+	p.guardFirstWait(pol.Guard)
 	if pol.Guard != nil && pol.DeadlineAware != Yes {
 		// A guard helper reads the deadline itself: it is the check.
 		pol.DeadlineAware, pol.DeadlinePos = Yes, pol.Guard.Pos
@@ -694,6 +696,9 @@ func (p *pkgCtx) schedule(pol *Policy, w *waitSite, body *ast.BlockStmt, ctr *co
 			}
 			bind[ctr.v] = constant.MakeInt64(ctr.at(steps))
 		}
+		if k == 0 {
+			p.firstTurn = bind
+		}
 		iv, ok := p.evalWait(w, bind)
 		if !ok || iv.hi > iv.lo && iv.lo <= 0 {
 			break
@@ -944,6 +949,21 @@ func (p *pkgCtx) guard(body *ast.BlockStmt, wait *waitSite) *Guard {
 					g = gd
 					return false
 				}
+				// now.Add(wait + reserve).Before(dl), written in place.
+				if need, ok := p.timeCompare(n); ok && need != nil {
+					gd := &Guard{Pos: n.Pos(), Expr: n, Text: types.ExprString(n)}
+					if reserve, inclWait, ok := p.reserveOf(need, wv); ok {
+						gd.IncludesWait = inclWait
+						if inclWait {
+							gd.WaitExpr = waitPart(need)
+						}
+						gd.Reserve = Value{Set: true, Known: true, D: reserve, Pos: need.Pos()}
+					} else {
+						gd.Reserve = Value{Set: true, Pos: need.Pos()}
+					}
+					g = gd
+					return false
+				}
 				if depth > 0 {
 					return true
 				}
@@ -1108,10 +1128,6 @@ func (p *pkgCtx) reserveOf(e ast.Expr, wait *types.Var) (time.Duration, bool, bo
 	if d, ok := p.fold.Duration(e); ok {
 		return d, false, true
 	}
-	b, ok := astutil.Unparen(e).(*ast.BinaryExpr)
-	if !ok || b.Op != token.ADD {
-		return 0, false, false
-	}
 	isWait := func(x ast.Expr) bool {
 		id, ok := astutil.Unparen(x).(*ast.Ident)
 		if !ok {
@@ -1119,6 +1135,13 @@ func (p *pkgCtx) reserveOf(e ast.Expr, wait *types.Var) (time.Duration, bool, bo
 		}
 		v := p.identVar(id)
 		return v != nil && (v == wait || wait == nil && isDuration(v.Type()))
+	}
+	if isWait(e) {
+		return 0, true, true // the wait alone: no reserve of its own
+	}
+	b, ok := astutil.Unparen(e).(*ast.BinaryExpr)
+	if !ok || b.Op != token.ADD {
+		return 0, false, false
 	}
 	if isWait(b.X) {
 		d, ok := p.fold.Duration(b.Y)

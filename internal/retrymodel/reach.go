@@ -203,7 +203,7 @@ func (p *pkgCtx) summarize() {
 		f.RetryAfter = p.raFunc[fn]
 		f.DurTable = p.durTable(fn, decl)
 		if g, ok := p.guardOf(fn); ok {
-			f.GuardArg = g.need + 1
+			f.GuardArg, f.GuardReserve = g.need+1, g.reserve
 		}
 		if d, pos, ok := p.dirs.P99(decl); ok {
 			f.P99, f.P99Posn = d, p.short(pos)
@@ -357,6 +357,9 @@ func (p *pkgCtx) layerInfo(l *Layer) LayerInfo {
 			li.Reserve, li.ReserveKnown = g.Reserve.D, true
 		}
 		li.GuardWait = g.IncludesWait
+		if g.FirstWait.Known && (len(l.Policy.Waits) == 0 || g.FirstWait.D != l.Policy.Waits[0]) {
+			li.GuardWait0, li.GuardWait0AtLeast = g.FirstWait.D, g.AtLeast
+		}
 	}
 	if pos := l.Policy.Fallback; pos.IsValid() {
 		li.FallbackPosn = p.short(pos)

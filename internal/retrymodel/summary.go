@@ -22,8 +22,9 @@ import (
 // deadline of a context covers parameter need (func roomFor(ctx, d) bool
 // { dl, ok := ctx.Deadline(); ...; return time.Until(dl) >= d }).
 type guardSummary struct {
-	need int // index of the duration parameter the time left is compared with
-	pos  token.Pos
+	need    int           // index of the duration parameter the time left is compared with
+	reserve time.Duration // a constant the guard adds to it (wait + 8*time.Second)
+	pos     token.Pos
 }
 
 // guardOf returns fn's guard summary: from its body for a function of this
@@ -39,7 +40,7 @@ func (p *pkgCtx) guardOf(fn *types.Func) (guardSummary, bool) {
 	if fn.Pkg() != p.pass.Pkg {
 		var f FuncFact
 		if fn.Pkg() != nil && p.pass.ImportObjectFact(fn, &f) && f.GuardArg > 0 {
-			return guardSummary{need: f.GuardArg - 1, pos: fn.Pos()}, true
+			return guardSummary{need: f.GuardArg - 1, reserve: f.GuardReserve, pos: fn.Pos()}, true
 		}
 		return guardSummary{}, false
 	}
@@ -53,10 +54,41 @@ func (p *pkgCtx) guardOf(fn *types.Func) (guardSummary, bool) {
 		return guardSummary{}, false
 	}
 	var g guardSummary
+	// need reads what the time left is compared with: a duration
+	// parameter, alone or plus a constant.
+	need := func(e ast.Expr, at token.Pos) {
+		var reserve time.Duration
+		if b, ok := astutil.Unparen(e).(*ast.BinaryExpr); ok && b.Op == token.ADD {
+			if d, ok := p.fold.Duration(b.Y); ok {
+				e, reserve = b.X, d
+			} else if d, ok := p.fold.Duration(b.X); ok {
+				e, reserve = b.Y, d
+			}
+		}
+		id, ok := astutil.Unparen(e).(*ast.Ident)
+		if !ok {
+			return
+		}
+		for i := 0; i < sig.Params().Len(); i++ {
+			if p.info.Uses[id] == sig.Params().At(i) {
+				g = guardSummary{need: i, reserve: reserve, pos: at}
+			}
+		}
+	}
 	ast.Inspect(decl.Body, func(n ast.Node) bool {
+		if g.pos.IsValid() {
+			return false
+		}
+		// now.Add(d).Before(dl): the time left covers d.
+		if call, ok := n.(*ast.CallExpr); ok {
+			if e, ok := p.timeCompare(call); ok {
+				need(e, call.Pos())
+			}
+			return true
+		}
 		b, ok := n.(*ast.BinaryExpr)
-		if !ok || g.pos.IsValid() {
-			return !g.pos.IsValid()
+		if !ok {
+			return true
 		}
 		switch b.Op {
 		case token.LSS, token.LEQ, token.GTR, token.GEQ:
@@ -72,15 +104,7 @@ func (p *pkgCtx) guardOf(fn *types.Func) (guardSummary, bool) {
 		if !p.remainingTime(left, decl, 0) {
 			return true
 		}
-		id, ok := astutil.Unparen(right).(*ast.Ident)
-		if !ok {
-			return true
-		}
-		for i := 0; i < sig.Params().Len(); i++ {
-			if p.info.Uses[id] == sig.Params().At(i) {
-				g = guardSummary{need: i, pos: b.Pos()}
-			}
-		}
+		need(right, b.Pos())
 		return true
 	})
 	p.guards[fn] = g
@@ -102,8 +126,11 @@ func (p *pkgCtx) guardCall(call *ast.CallExpr, wait *types.Var) *Guard {
 	arg := call.Args[g.need]
 	reserve, inclWait, ok := p.reserveOf(arg, wait)
 	gd := &Guard{Pos: call.Pos(), Expr: call, IncludesWait: inclWait, Text: types.ExprString(call)}
+	if inclWait {
+		gd.WaitExpr = waitPart(arg)
+	}
 	if ok {
-		gd.Reserve = Value{Set: true, Known: true, D: reserve, Pos: arg.Pos()}
+		gd.Reserve = Value{Set: true, Known: true, D: reserve + g.reserve, Pos: arg.Pos()}
 	} else {
 		gd.Reserve = Value{Set: true, Pos: arg.Pos()}
 	}
@@ -678,4 +705,77 @@ func (p *pkgCtx) fallbackAfter(loop ast.Node, cond ast.Expr, stack []ast.Node) t
 		}
 	}
 	return pos
+}
+
+// timeCompare reads a comparison of instants made with time.Time's Before
+// or After, between a clock read (plus what must fit) and a deadline:
+// c.now().Add(d).Before(dl), dl.After(time.Now().Add(d)). It returns d,
+// what the time left must cover for the comparison to hold (nil for a
+// bare clock read); ok is false for any other call.
+func (p *pkgCtx) timeCompare(call *ast.CallExpr) (ast.Expr, bool) {
+	sel, ok := astutil.Unparen(call.Fun).(*ast.SelectorExpr)
+	if !ok || len(call.Args) != 1 {
+		return nil, false
+	}
+	fn, _ := p.info.Uses[sel.Sel].(*types.Func)
+	if fn == nil || fn.Pkg() == nil || fn.Pkg().Path() != "time" || fn.Name() != "Before" && fn.Name() != "After" {
+		return nil, false
+	}
+	// Before: the clock side is the receiver; After: the argument.
+	clock, other := sel.X, call.Args[0]
+	if fn.Name() == "After" {
+		clock, other = other, clock
+	}
+	if p.clockNow(other, 0) {
+		return nil, false
+	}
+	if p.clockNow(clock, 0) {
+		return nil, true
+	}
+	add, ok := astutil.Unparen(clock).(*ast.CallExpr)
+	if !ok || len(add.Args) != 1 {
+		return nil, false
+	}
+	asel, ok := astutil.Unparen(add.Fun).(*ast.SelectorExpr)
+	if !ok || asel.Sel.Name != "Add" || !p.clockNow(asel.X, 0) {
+		return nil, false
+	}
+	return add.Args[0], true
+}
+
+// waitPart is the wait in a guard's need: the variable alone, or the side
+// of wait + reserve that is not a constant.
+func waitPart(e ast.Expr) ast.Expr {
+	if b, ok := astutil.Unparen(e).(*ast.BinaryExpr); ok && b.Op == token.ADD {
+		if _, ok := astutil.Unparen(b.X).(*ast.Ident); ok {
+			return b.X
+		}
+		return b.Y
+	}
+	return e
+}
+
+// guardFirstWait folds the guard's own reading of the wait on the first
+// turn (schedule's binding). It matters where the guard reads a base wait
+// and a pause helper then spreads it (enoughTime(ctx, wait); pause(ctx,
+// wait) sleeping wait/2 + rand(wait/2)): the time the guard asks for is
+// the base, not the jittered sleep the schedule lists.
+func (p *pkgCtx) guardFirstWait(g *Guard) {
+	if g == nil || g.WaitExpr == nil || p.firstTurn == nil {
+		return
+	}
+	saved := p.atLeast
+	p.atLeast = false
+	c, ok := p.eval(g.WaitExpr, p.firstTurn, 0)
+	atLeast := p.atLeast
+	p.atLeast = saved
+	if !ok {
+		return
+	}
+	d, ok := toInt64(c)
+	if !ok || d < 0 {
+		return
+	}
+	g.FirstWait = Value{Set: true, Known: true, D: time.Duration(d), Pos: g.WaitExpr.Pos()}
+	g.AtLeast = atLeast
 }

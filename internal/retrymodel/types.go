@@ -259,6 +259,14 @@ type Guard struct {
 	// time needed before the first retry is Waits[0] + Reserve.
 	IncludesWait bool
 	Text         string
+	// WaitExpr is the guard's own reading of the wait (the argument it
+	// adds the reserve to), when that is a value of the loop and not the
+	// wait site's duration: a base wait that a pause helper then jitters.
+	// FirstWait is what it folds to on the first turn (Known false when
+	// it does not fold); AtLeast: raised above that by a hint.
+	WaitExpr  ast.Expr
+	FirstWait Value
+	AtLeast   bool
 }
 
 // A Layer is one retry layer found in the package being analysed.

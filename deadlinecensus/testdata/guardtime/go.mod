@@ -1,0 +1,3 @@
+module example.com/guardtime
+
+go 1.26
