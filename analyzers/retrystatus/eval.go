@@ -1425,7 +1425,10 @@ func (ck *checker) sendErrsIn(region ast.Node) map[*types.Var]bool {
 			return true
 		}
 		call, ok := ast.Unparen(as.Rhs[0]).(*ast.CallExpr)
-		if !ok || !httpSend(ck.info, call) {
+		if !ok {
+			return true
+		}
+		if fn, _ := typeutil.Callee(ck.info, call).(*types.Func); !retrymodel.NetHTTPSend(fn) {
 			return true
 		}
 		if id, ok := ast.Unparen(as.Lhs[1]).(*ast.Ident); ok {
@@ -1436,19 +1439,4 @@ func (ck *checker) sendErrsIn(region ast.Node) map[*types.Var]bool {
 		return true
 	})
 	return out
-}
-
-// httpSend reports a call that sends a request with net/http: a Client's
-// Do, Get, Post, PostForm or Head, the package functions of those names,
-// or a RoundTrip.
-func httpSend(info *types.Info, call *ast.CallExpr) bool {
-	fn, ok := typeutil.Callee(info, call).(*types.Func)
-	if !ok || fn.Pkg() == nil || fn.Pkg().Path() != "net/http" {
-		return false
-	}
-	switch fn.Name() {
-	case "Do", "Get", "Post", "PostForm", "Head", "RoundTrip":
-		return true
-	}
-	return false
 }

@@ -184,15 +184,26 @@ func (r *Result) defaultSet(v *types.Var, depth int) ([]int, string, bool) {
 		}
 		return nil, "", false
 	}
-	all, ok := r.Writes(v)
-	if !ok || len(all) != 1 || all[0] == nil {
-		return nil, "", false
-	}
-	codes, _, ok := r.codeSet(all[0], depth+1)
+	codes, name, posn, ok := r.fieldDefault(v, depth)
 	if !ok {
 		return nil, "", false
 	}
-	return codes, fieldName(v) + " by default, set at " + Shorten(r.pass.Fset, all[0].Pos()), true
+	return codes, name + " by default, set at " + posn, true
+}
+
+// fieldDefault is the code set of this package's field v when the package
+// writes it once, with the field's name (Options.RetryOn) and where it is
+// written.
+func (r *Result) fieldDefault(v *types.Var, depth int) (codes []int, name, posn string, ok bool) {
+	all, known := r.Writes(v)
+	if !known || len(all) != 1 || all[0] == nil {
+		return nil, "", "", false
+	}
+	codes, _, ok = r.codeSet(all[0], depth+1)
+	if !ok {
+		return nil, "", "", false
+	}
+	return codes, fieldName(v), Shorten(r.pass.Fset, all[0].Pos()), true
 }
 
 // fieldName names an exported field by its struct type: Options.Codes.

@@ -3,7 +3,6 @@ package retrymodel
 import (
 	"fmt"
 	"go/types"
-	"strings"
 )
 
 // CodesFact is exported for an exported package variable, an exported
@@ -46,8 +45,7 @@ func (r *Result) exportCodeSets() {
 					if !f.Exported() || f.Embedded() {
 						continue
 					}
-					if codes, via, ok := r.defaultSet(f, 0); ok && anyHTTPStatus(codes) {
-						name, posn, _ := strings.Cut(via, " by default, set at ")
+					if codes, name, posn, ok := r.fieldDefault(f, 0); ok && anyHTTPStatus(codes) {
 						r.pass.ExportObjectFact(f, &CodesFact{Name: r.pass.Pkg.Name() + "." + name + " by default", Posn: posn, Codes: codes})
 					}
 				}

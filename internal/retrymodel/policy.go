@@ -935,14 +935,7 @@ func (p *pkgCtx) guard(body *ast.BlockStmt, wait *waitSite) *Guard {
 				if !p.remainingTime(left, fnScope, 0) {
 					return true
 				}
-				reserve, inclWait, ok := p.reserveOf(right, wv)
-				gd := &Guard{Pos: n.Pos(), Expr: n, IncludesWait: inclWait, Text: types.ExprString(n)}
-				if ok {
-					gd.Reserve = Value{Set: true, Known: true, D: reserve, Pos: right.Pos()}
-				} else {
-					gd.Reserve = Value{Set: true, Pos: right.Pos()}
-				}
-				g = gd
+				g = p.newGuard(n, right, wv, 0)
 				return false
 			case *ast.CallExpr:
 				if gd := p.guardCall(n, wv); gd != nil {
@@ -951,17 +944,7 @@ func (p *pkgCtx) guard(body *ast.BlockStmt, wait *waitSite) *Guard {
 				}
 				// now.Add(wait + reserve).Before(dl), written in place.
 				if need, ok := p.timeCompare(n); ok && need != nil {
-					gd := &Guard{Pos: n.Pos(), Expr: n, Text: types.ExprString(n)}
-					if reserve, inclWait, ok := p.reserveOf(need, wv); ok {
-						gd.IncludesWait = inclWait
-						if inclWait {
-							gd.WaitExpr = waitPart(need)
-						}
-						gd.Reserve = Value{Set: true, Known: true, D: reserve, Pos: need.Pos()}
-					} else {
-						gd.Reserve = Value{Set: true, Pos: need.Pos()}
-					}
-					g = gd
+					g = p.newGuard(n, need, wv, 0)
 					return false
 				}
 				if depth > 0 {
@@ -1122,11 +1105,24 @@ func (p *pkgCtx) funcScope(n ast.Node) ast.Node {
 	return n
 }
 
-// reserveOf splits `wait + reserve` into its constant part; inclWait says
-// whether the wait variable was one of the terms.
-func (p *pkgCtx) reserveOf(e ast.Expr, wait *types.Var) (time.Duration, bool, bool) {
+// newGuard is the guard at expression at whose need (what the time left
+// must cover) is need, with extra added inside a guard helper.
+func (p *pkgCtx) newGuard(at, need ast.Expr, wait *types.Var, extra time.Duration) *Guard {
+	reserve, w, ok := p.reserveOf(need, wait)
+	gd := &Guard{Pos: at.Pos(), Expr: at, IncludesWait: w != nil, WaitExpr: w, Text: types.ExprString(at)}
+	if ok {
+		gd.Reserve = Value{Set: true, Known: true, D: reserve + extra, Pos: need.Pos()}
+	} else {
+		gd.Reserve = Value{Set: true, Pos: need.Pos()}
+	}
+	return gd
+}
+
+// reserveOf splits `wait + reserve` into its constant part, and returns
+// the term that is the wait variable (nil when it is not one of them).
+func (p *pkgCtx) reserveOf(e ast.Expr, wait *types.Var) (time.Duration, ast.Expr, bool) {
 	if d, ok := p.fold.Duration(e); ok {
-		return d, false, true
+		return d, nil, true
 	}
 	isWait := func(x ast.Expr) bool {
 		id, ok := astutil.Unparen(x).(*ast.Ident)
@@ -1137,21 +1133,21 @@ func (p *pkgCtx) reserveOf(e ast.Expr, wait *types.Var) (time.Duration, bool, bo
 		return v != nil && (v == wait || wait == nil && isDuration(v.Type()))
 	}
 	if isWait(e) {
-		return 0, true, true // the wait alone: no reserve of its own
+		return 0, e, true // the wait alone: no reserve of its own
 	}
 	b, ok := astutil.Unparen(e).(*ast.BinaryExpr)
 	if !ok || b.Op != token.ADD {
-		return 0, false, false
+		return 0, nil, false
 	}
 	if isWait(b.X) {
 		d, ok := p.fold.Duration(b.Y)
-		return d, true, ok
+		return d, b.X, ok
 	}
 	if isWait(b.Y) {
 		d, ok := p.fold.Duration(b.X)
-		return d, true, ok
+		return d, b.Y, ok
 	}
-	return 0, false, false
+	return 0, nil, false
 }
 
 func isDuration(t types.Type) bool {

@@ -87,13 +87,7 @@ func remotePrimitive(fn *types.Func) bool {
 		}
 		return false
 	case "net/http":
-		switch recv {
-		case "Client", "":
-			return name == "Do" || name == "Get" || name == "Post" || name == "Head" || name == "PostForm"
-		case "Transport", "RoundTripper":
-			return name == "RoundTrip"
-		}
-		return false
+		return NetHTTPSend(fn)
 	case "google.golang.org/grpc":
 		return (recv == "ClientConn" || recv == "ClientConnInterface") && (name == "Invoke" || name == "NewStream")
 	case "database/sql/driver":
@@ -384,6 +378,23 @@ func DoShapedCall(info *types.Info, call *ast.CallExpr) bool {
 		return httpDoer(callee)
 	case *types.Var:
 		return doShapedValue(callee)
+	}
+	return false
+}
+
+// NetHTTPSend reports a call that sends a request with net/http itself: a
+// Client's (or the package's) Do, Get, Post, Head or PostForm, or a
+// Transport's or RoundTripper's RoundTrip. Its contract is that a non-nil
+// error comes with no response.
+func NetHTTPSend(fn *types.Func) bool {
+	if fn == nil || fn.Pkg() == nil || fn.Pkg().Path() != "net/http" {
+		return false
+	}
+	switch name := fn.Name(); RecvName(fn) {
+	case "Client", "":
+		return name == "Do" || name == "Get" || name == "Post" || name == "Head" || name == "PostForm"
+	case "Transport", "RoundTripper":
+		return name == "RoundTrip"
 	}
 	return false
 }

@@ -123,18 +123,7 @@ func (p *pkgCtx) guardCall(call *ast.CallExpr, wait *types.Var) *Guard {
 	if !ok || g.need >= len(call.Args) {
 		return nil
 	}
-	arg := call.Args[g.need]
-	reserve, inclWait, ok := p.reserveOf(arg, wait)
-	gd := &Guard{Pos: call.Pos(), Expr: call, IncludesWait: inclWait, Text: types.ExprString(call)}
-	if inclWait {
-		gd.WaitExpr = waitPart(arg)
-	}
-	if ok {
-		gd.Reserve = Value{Set: true, Known: true, D: reserve + g.reserve, Pos: arg.Pos()}
-	} else {
-		gd.Reserve = Value{Set: true, Pos: arg.Pos()}
-	}
-	return gd
+	return p.newGuard(call, call.Args[g.need], wait, g.reserve)
 }
 
 // raisedBase reads a local that starts from a base value and is only ever
@@ -737,22 +726,10 @@ func (p *pkgCtx) timeCompare(call *ast.CallExpr) (ast.Expr, bool) {
 		return nil, false
 	}
 	asel, ok := astutil.Unparen(add.Fun).(*ast.SelectorExpr)
-	if !ok || asel.Sel.Name != "Add" || !p.clockNow(asel.X, 0) {
+	if !ok || !isFunc(typeutil.StaticCallee(p.info, add), "time", "Add") || !p.clockNow(asel.X, 0) {
 		return nil, false
 	}
 	return add.Args[0], true
-}
-
-// waitPart is the wait in a guard's need: the variable alone, or the side
-// of wait + reserve that is not a constant.
-func waitPart(e ast.Expr) ast.Expr {
-	if b, ok := astutil.Unparen(e).(*ast.BinaryExpr); ok && b.Op == token.ADD {
-		if _, ok := astutil.Unparen(b.X).(*ast.Ident); ok {
-			return b.X
-		}
-		return b.Y
-	}
-	return e
 }
 
 // guardFirstWait folds the guard's own reading of the wait on the first
