@@ -52,7 +52,7 @@ func (c *checker) attemptOnly(l *retrymodel.Layer) string {
 	if _, live := c.res.CancelSource(l, l.Pos); !live {
 		return ""
 	}
-	if never, _ := c.neverCancelled(l); never && l.Kind == retrymodel.Library {
+	if l.Kind == retrymodel.Library && l.Context != nil && c.res.NeverDone(l.Context, nil) {
 		return ""
 	}
 	// A retry that runs only once its context is done (a rollback under
