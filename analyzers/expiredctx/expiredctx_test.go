@@ -15,7 +15,7 @@ import (
 // same files (its effects_test.go lists them too, with ./escape).
 var (
 	fixPkgs = []string{"./a", "./deferred", "./jobwrapper", "./worker", "./gormjob", "./perattempt", "./bounded", "./runner", "./unchecked"}
-	pkgs    = []string{"./store", "./quiet", "./fallback", "./rpc", "./cancelled", "./etcdop", "./etcdrotate", "./cleanup", "./testdeadline", "./riverjob", "./lambdafn"}
+	pkgs    = []string{"./store", "./quiet", "./fallback", "./rpc", "./cancelled", "./etcdop", "./etcdrotate", "./cleanup", "./testdeadline", "./riverjob", "./lambdafn", "./xcontext", "./detached"}
 )
 
 func TestExpiredctx(t *testing.T) {

@@ -4,7 +4,6 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
-	"strings"
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/ast/astutil"
@@ -214,36 +213,10 @@ func (c *Flow) Descends(e ast.Expr, t Ref, at, after token.Pos, depth int) bool 
 }
 
 // detaches reports whether fn, a function outside package context that
-// makes a context from one it is given, gives a fresh one: its name says so
-// (mongodb.NewBackgroundContext, xcontext.Detach, WithoutCancel wrappers
-// from before Go 1.21), or, declared in this package, it calls
-// context.WithoutCancel or context.Background.
-func (c *Flow) detaches(fn *types.Func) bool {
-	name := strings.ToLower(fn.Name())
-	for _, w := range []string{"background", "detach", "withoutcancel", "nocancel", "uncancel", "fresh"} {
-		if strings.Contains(name, w) {
-			return true
-		}
-	}
-	if fn.Pkg() != c.pkg {
-		return false
-	}
-	decl := c.model.Decl(fn)
-	if decl == nil || decl.Body == nil {
-		return false
-	}
-	found := false
-	ast.Inspect(decl.Body, func(n ast.Node) bool {
-		if call, ok := n.(*ast.CallExpr); ok {
-			switch ContextFunc(c.info, call) {
-			case "WithoutCancel", "Background", "TODO":
-				found = true
-			}
-		}
-		return !found
-	})
-	return found
-}
+// makes a context from one it is given, gives one that can never be done:
+// it returns context.WithoutCancel of it, or Background (the model's
+// Detaches, carried to other packages as a fact).
+func (c *Flow) detaches(fn *types.Func) bool { return c.model.Detaches(fn) }
 
 // ContextFunc returns the name of the package context function called, or "".
 func ContextFunc(info *types.Info, call *ast.CallExpr) string {

@@ -68,6 +68,9 @@ type FuncFact struct {
 	// CancelAccessor: a method that gives out its receiver's cancellation
 	// (a context field that can be done, its Done channel; cancel.go).
 	CancelAccessor bool
+	// Detached: the function returns a context that can never be done,
+	// whatever it is given (Detaches; context.WithoutCancel in a wrapper).
+	Detached bool
 }
 
 // AFact marks FuncFact as an analysis fact.
@@ -127,7 +130,7 @@ func (f *FuncFact) String() string {
 }
 
 func (f *FuncFact) empty() bool {
-	return len(f.Chains) == 0 && len(f.Made) == 0 && !f.Remote && !f.Waiter && !f.RetryAfter && f.P99 == 0 && !f.Pipeline && f.RetriesParam == 0 && f.ReturnsRetrier == 0 && f.GuardArg == 0 && len(f.WaitTable) == 0 && len(f.DurTable) == 0 && !f.CancelAccessor
+	return len(f.Chains) == 0 && len(f.Made) == 0 && !f.Remote && !f.Waiter && !f.RetryAfter && f.P99 == 0 && !f.Pipeline && f.RetriesParam == 0 && f.ReturnsRetrier == 0 && f.GuardArg == 0 && len(f.WaitTable) == 0 && len(f.DurTable) == 0 && !f.CancelAccessor && !f.Detached
 }
 
 // A Chain is a stack of nested retry layers reached from a function.

@@ -212,6 +212,7 @@ func (p *pkgCtx) summarize() {
 		}
 		f.Pipeline = p.dirs.IsPipeline(decl)
 		f.CancelAccessor = p.res.exportsAccessor(fn)
+		f.Detached = p.res.Detaches(fn)
 		if h, ok := p.helpers[fn]; ok {
 			f.RetriesParam, f.Helper = h.param+1, p.layerInfo(h.layer)
 		} else if h, ok := p.handoffs[fn]; ok {
