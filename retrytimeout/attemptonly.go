@@ -120,6 +120,9 @@ func (c *checker) attemptOnly(l *retrymodel.Layer) string {
 		if d, ok := c.constWait(l); ok && allEqual(ws) && ws[0] == d {
 			// One wait of a constant duration: the prefix listed is the
 			// whole schedule's pattern, and the total is exact.
+			if time.Duration(n-1)*d <= minWorthBounding {
+				return ""
+			}
 			s += fmt.Sprintf(": %d waits of %s add up to %s", n-1, fmtDur(d), fmtDur(time.Duration(n-1)*d))
 			return s + ", whatever the caller's deadline"
 		}
