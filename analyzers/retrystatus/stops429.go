@@ -1,6 +1,10 @@
 package retrystatus
 
-import "fmt"
+import (
+	"fmt"
+	"go/token"
+	"strings"
+)
 
 // stops429 reports a decision that retries 5xx but gives up on 429, named
 // or inside a range it gives up on (code >= 400 && code < 500). 429 is the code that most asks for another attempt (after its
@@ -22,9 +26,6 @@ func (ck *checker) stops429(d *decision, atoms []*atom) {
 			a = x
 		}
 	}
-	if a == nil {
-		return
-	}
 	var fives []int
 	for _, c := range []int{500, 502, 503, 504} {
 		if d.retried[c] {
@@ -32,6 +33,10 @@ func (ck *checker) stops429(d *decision, atoms []*atom) {
 		}
 	}
 	if len(fives) == 0 {
+		return
+	}
+	if a == nil {
+		ck.omits429(d, atoms, fives)
 		return
 	}
 	if !a.lists(tooMany) && len(fives) < 4 {
@@ -73,4 +78,31 @@ func (ck *checker) gatewayCodes(d *decision, a *atom) {
 	msg := fmt.Sprintf("retry decision retries 429 and 503%s but not 502 or 504: a proxy or load balancer in front of the server answers those for the same restart or overload, and the call fails at once%s; retry 502 and 504 too (or %s >= 500)",
 		viaText(a), each, operand)
 	ck.report(a, "gateway", msg, nil)
+}
+
+// omits429 reports a list of the codes worth another attempt that names
+// two or more 5xx codes and not 429, when 429 falls through to giving up
+// without the error being read: the author enumerated the transient
+// answers and left out the one that most asks for another attempt. One
+// 5xx code listed (503 alone) is a choice about that code, not a list of
+// transient answers, and stays quiet.
+func (ck *checker) omits429(d *decision, atoms []*atom, fives []int) {
+	listed, first := namedBy(fives, func(int) bool { return true }, atoms, false)
+	if len(listed) < 2 || first == nil || ck.reportedAt(first.pos) {
+		return // a list with holes in its 5xx, or a permanent code, is told first; one finding per list
+	}
+	msg := fmt.Sprintf("retry decision retries %s%s but not 429 (too many requests): a rate limit ends the retry at once, though 429 asks for a wait and another attempt; add 429 and wait its Retry-After",
+		joinCodes(fives, false), viaText(first))
+	ck.report(first, "stops429", msg, nil)
+}
+
+// reportedAt reports whether a finding was reported at pos.
+func (ck *checker) reportedAt(pos token.Pos) bool {
+	prefix := fmt.Sprintf("%d/", pos)
+	for k := range ck.reported {
+		if strings.HasPrefix(k, prefix) {
+			return true
+		}
+	}
+	return false
 }

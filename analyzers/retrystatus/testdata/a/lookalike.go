@@ -79,8 +79,8 @@ func attemptsLoop(call func() error) error {
 }
 
 // moduleProxy lists every 5xx a module proxy sends, 500 included: 529 is an
-// LLM API's overload code that such a server never sends, so nothing is
-// missed (goproxy's upstream client).
+// LLM API's overload code that such a server never sends, so no 5xx is
+// missed (goproxy's upstream client). Its rate limit (429) is.
 func moduleProxy(url string) (*http.Response, error) {
 	for attempt := 0; attempt < 3; attempt++ {
 		resp, err := http.Get(url + "/@v/list")
@@ -88,7 +88,7 @@ func moduleProxy(url string) (*http.Response, error) {
 			return nil, err
 		}
 		switch resp.StatusCode {
-		case http.StatusInternalServerError, http.StatusBadGateway, http.StatusServiceUnavailable, http.StatusGatewayTimeout:
+		case http.StatusInternalServerError, http.StatusBadGateway, http.StatusServiceUnavailable, http.StatusGatewayTimeout: // want `retry decision retries 500, 502, 503, 504 but not 429`
 			resp.Body.Close()
 			time.Sleep(time.Second)
 			continue

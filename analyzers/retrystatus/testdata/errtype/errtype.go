@@ -28,7 +28,7 @@ func (e *StatusError) Transient() bool { // want Transient:`status classifier: t
 // Gateway says the same for every transient server error.
 func (e *StatusError) Gateway() bool { // want Gateway:`status classifier: true for 500,502,503,504; lists 500,502,503,504; home`
 	switch e.Code {
-	case 500, 502, 503, 504:
+	case 500, 502, 503, 504: // want `retry decision retries 500, 502, 503, 504 but not 429`
 		return true
 	}
 	return false

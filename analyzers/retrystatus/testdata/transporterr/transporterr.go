@@ -120,7 +120,7 @@ func Sync(ctx context.Context, hc *http.Client, url string) error {
 			continue
 		}
 		resp.Body.Close()
-		if resp.StatusCode == http.StatusBadGateway || resp.StatusCode == http.StatusServiceUnavailable || resp.StatusCode >= 500 {
+		if resp.StatusCode == http.StatusBadGateway || resp.StatusCode == http.StatusServiceUnavailable || resp.StatusCode >= 500 { // want `retry decision retries 500, 502, 503, 504 but not 429`
 			last = fmt.Errorf("sync: %s", resp.Status)
 			if werr := pause(ctx, i); werr != nil {
 				return werr
