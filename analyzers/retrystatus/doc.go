@@ -87,7 +87,11 @@
 //     stops on it without reading the error's code or type, and retries
 //     500, 502, 503 or 504; or it gives up on a range of client errors
 //     that holds 429 (code >= 400 && code < 500) while every one of 500,
-//     502, 503 and 504 goes round. A rate limit then ends the retry at once,
+//     502, 503 and 504 goes round; or it lists two or more 5xx codes as
+//     the answers worth another attempt (a set, a switch case, a chain of
+//     ==) and leaves 429 out, so that 429 falls through to giving up
+//     (once per list: a list with holes in its 5xx, or with a permanent
+//     code, is reported for that first). A rate limit then ends the retry at once,
 //     though 429 is the code that most asks for a wait and another
 //     attempt. Quiet when some path retries 429 (an exhausted quota stops,
 //     a rate limit waits) and when no 5xx is retried. A give-up that a
