@@ -789,6 +789,11 @@ func (w *walker) compare(e *ast.BinaryExpr, st *pathState) val {
 				}
 			}
 			w.col.add(&atom{kind: atomRange, pos: e.Pos(), covered: cov, operand: w.ck.text(x)})
+		} else if lo > 200 && lo < 400 {
+			// code < 300: the cut between success and failure, a test for
+			// success like code == 200. It names no code: the statuses
+			// are tested, and every failing one falls on the same side.
+			w.col.add(&atom{kind: atomRange, pos: e.Pos(), operand: w.ck.text(x)})
 		}
 		// code <= 504 (code < 505) cuts the 5xx range short: with code >=
 		// 500 it lists 500 to 504, an enumeration that leaves out the

@@ -121,3 +121,72 @@ func (l *llm) Local(b []byte) error {
 	}
 	return err
 }
+
+// attemptCut turns every status from 300 up into an error: code < 300 is
+// a test for success, as != 200 is.
+func (l *llm) attemptCut(ctx context.Context, body []byte) error {
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, l.url, bytes.NewReader(body))
+	if err != nil {
+		return err
+	}
+	resp, err := l.c.Do(req)
+	if err != nil {
+		return err
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode < 300 {
+		return nil
+	}
+	return &apiError{status: resp.StatusCode}
+}
+
+func (l *llm) Upload(ctx context.Context, body []byte) error {
+	var err error
+	for i := 0; i != l.maxRetries; i++ { // want `retry without a classifier: retry loop retries every status of http.Client.Do in noclass.\(\*llm\).attemptCut but success`
+		if err = l.attemptCut(ctx, body); err == nil {
+			return nil
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(time.Second):
+		}
+	}
+	return err
+}
+
+// attemptRange fails 5xx apart from the rest: code >= 500 tells failures
+// apart, and a 4xx comes back as a result. Quiet.
+func (l *llm) attemptRange(ctx context.Context) (int, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, l.url, nil)
+	if err != nil {
+		return 0, err
+	}
+	resp, err := l.c.Do(req)
+	if err != nil {
+		return 0, err
+	}
+	resp.Body.Close()
+	if resp.StatusCode >= 200 && resp.StatusCode < 300 {
+		return resp.StatusCode, nil
+	}
+	if resp.StatusCode >= 500 {
+		return 0, &apiError{status: resp.StatusCode}
+	}
+	return resp.StatusCode, nil
+}
+
+func (l *llm) Poll(ctx context.Context) (int, error) {
+	for i := 0; i < 3; i++ {
+		code, err := l.attemptRange(ctx)
+		if err == nil {
+			return code, nil
+		}
+		select {
+		case <-ctx.Done():
+			return 0, ctx.Err()
+		case <-time.After(time.Second):
+		}
+	}
+	return 0, errors.New("gave up")
+}
