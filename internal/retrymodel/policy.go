@@ -304,6 +304,9 @@ func (p *pkgCtx) headerCounter(pol *Policy, f *ast.ForStmt) (*counter, bool) {
 		return true
 	})
 	if cmp == nil {
+		cmp = p.unitStepNEQ(f)
+	}
+	if cmp == nil {
 		return nil, false
 	}
 	id, bound, op := counterSide(cmp)
@@ -336,6 +339,12 @@ func (p *pkgCtx) headerCounter(pol *Policy, f *ast.ForStmt) (*counter, bool) {
 	pol.Attempts = Value{Set: true, Pos: bound.Pos()}
 	if n, ok := p.fold.Int(bound); ok && c.startOK {
 		var total int64
+		if op == token.NEQ { // for i := 0; i != n; i++: one step at a time, it stops at n
+			op = token.LSS
+			if c.down {
+				op = token.GTR
+			}
+		}
 		switch {
 		case !c.down && (op == token.LSS || op == token.LEQ):
 			total = n - c.start // for i := 0; i < n; i++
@@ -355,6 +364,40 @@ func (p *pkgCtx) headerCounter(pol *Policy, f *ast.ForStmt) (*counter, bool) {
 		pol.Attempts.Known, pol.Attempts.N = true, max(total, 1)
 	}
 	return c, true
+}
+
+// unitStepNEQ returns the test i != n of a for clause whose post
+// statement steps the integer i by one (i++ or i--): with no ordered
+// comparison in the condition, it is the loop's counter test, and it
+// ends the loop when i reaches n as i < n (or i > n) would.
+func (p *pkgCtx) unitStepNEQ(f *ast.ForStmt) *ast.BinaryExpr {
+	inc, ok := f.Post.(*ast.IncDecStmt)
+	if !ok {
+		return nil
+	}
+	v := p.varOf(inc.X)
+	if v == nil || !isIntegral(v.Type()) {
+		return nil
+	}
+	var cmp *ast.BinaryExpr
+	ast.Inspect(f.Cond, func(n ast.Node) bool {
+		if b, ok := n.(*ast.BinaryExpr); ok && cmp == nil && b.Op == token.NEQ {
+			for _, side := range []ast.Expr{b.X, b.Y} {
+				if id, ok := astutil.Unparen(side).(*ast.Ident); ok && p.identVar(id) == v {
+					cmp = b
+				}
+			}
+		}
+		return cmp == nil
+	})
+	if cmp == nil {
+		return nil
+	}
+	if id, ok := astutil.Unparen(cmp.X).(*ast.Ident); !ok || p.identVar(id) != v {
+		// n != i: put the counter on the left for counterSide.
+		cmp = &ast.BinaryExpr{X: cmp.Y, OpPos: cmp.OpPos, Op: token.NEQ, Y: cmp.X}
+	}
+	return cmp
 }
 
 // stepsDown reports a for clause's post statement that steps v down by

@@ -89,3 +89,16 @@ func shortConnect(ctx context.Context, f func(context.Context) (*http.Response, 
 	}
 	return resp, err
 }
+
+// neqConnect counts its attempts with !=: stepping by one from 0, it stops
+// at 6 as i < 6 would.
+func neqConnect(ctx context.Context, f func(context.Context) (*http.Response, error)) (resp *http.Response, err error) {
+	for i := 0; i != 6; i++ {
+		resp, err = f(ctx)
+		if err == nil && resp.StatusCode < 500 {
+			return resp, nil
+		}
+		time.Sleep(time.Second << i) // want `wait ignores cancellation: .*also attempt-only: retry loop makes 6 attempts with waits 1s, 2s, 4s, 8s, 16s and nothing bounds it in time: worst case 31s of waiting`
+	}
+	return resp, err
+}
