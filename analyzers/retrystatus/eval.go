@@ -210,6 +210,8 @@ type walker struct {
 	// sendErrs are the error variables assigned beside a net/http send
 	// in region (resp, err := hc.Do(req)): non-nil, there is no status.
 	sendErrs map[*types.Var]bool
+	// inlined are the error helpers being walked in place (errHelper).
+	inlined map[*types.Func]bool
 }
 
 func (w *walker) stmts(list []ast.Stmt, st pathState) []flow {
@@ -546,6 +548,11 @@ func (w *walker) ret(s *ast.ReturnStmt, st pathState) []flow {
 			return []flow{{kind: fStop, st: st}}
 		}
 		marked := w.ck.isMarker(e, w.mode) || w.marker != nil && w.ck.res.OfType(e, w.marker) || st.final
+		if !marked && w.mode == modeErrOp {
+			if fs, ok := w.errHelper(e, st); ok {
+				return fs // return c.report(resp): the helper's returns decide
+			}
+		}
 		if w.mode == modeErrOp && !marked || w.mode == modeRetryable && marked {
 			return []flow{{kind: fRetry, st: st}}
 		}
@@ -585,6 +592,45 @@ func (w *walker) ret(s *ast.ReturnStmt, st pathState) []flow {
 		return out
 	}
 	return []flow{{kind: fUnknown, st: st}}
+}
+
+// errHelper walks the body of a function of the package whose error a
+// retried operation returns (return c.report(resp)), as if its returns
+// were the operation's: a helper that turns the status into an error
+// decides the retry as the operation would written out.
+func (w *walker) errHelper(e ast.Expr, st pathState) ([]flow, bool) {
+	call, ok := e.(*ast.CallExpr)
+	if !ok || w.depth > 8 {
+		return nil, false
+	}
+	fn, _ := typeutil.Callee(w.ck.info, call).(*types.Func)
+	if fn == nil || fn.Pkg() != w.ck.pass.Pkg || !returnsError(fn) {
+		return nil, false
+	}
+	fn = fn.Origin()
+	d := w.ck.decls[fn]
+	if d == nil || d.Body == nil || w.inlined[fn] {
+		return nil, false
+	}
+	if w.inlined == nil {
+		w.inlined = make(map[*types.Func]bool)
+	}
+	w.inlined[fn] = true
+	w.depth++
+	fs := w.stmts(d.Body.List, st)
+	w.depth--
+	delete(w.inlined, fn)
+	var out []flow
+	for _, f := range fs {
+		switch f.kind {
+		case fStop, fRetry:
+			out = append(out, f)
+		default:
+			out = append(out, flow{kind: fUnknown, st: f.st})
+		}
+	}
+	w.col.funcs[fn] = true
+	return out, true
 }
 
 // cond evaluates a boolean expression for w.code.
