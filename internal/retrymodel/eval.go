@@ -18,7 +18,8 @@ import (
 type env map[*types.Var]constant.Value
 
 // eval folds e under env: constants, the bound variables, arithmetic,
-// shifts, conversions, min/max, math.Pow/Min/Max, and one-statement helper
+// shifts, conversions, min/max, math.Pow/Min/Max/Exp2 and the other pure
+// one-argument math functions, and one-statement helper
 // functions of this package. It never guesses: an unknown part makes the
 // whole unknown.
 func (p *pkgCtx) eval(e ast.Expr, bind env, depth int) (constant.Value, bool) {
@@ -123,6 +124,38 @@ func (p *pkgCtx) eval(e ast.Expr, bind env, depth int) (constant.Value, bool) {
 		fn := typeutil.StaticCallee(p.info, e)
 		if fn == nil {
 			return p.fieldFuncDefault(e, bind, depth) // fieldfunc.go
+		}
+		if fn.Pkg() != nil && fn.Pkg().Path() == "math" && len(e.Args) == 1 {
+			x, ok := p.eval(e.Args[0], bind, depth+1)
+			if !ok {
+				return nil, false
+			}
+			a, _ := constant.Float64Val(constant.ToFloat(x))
+			var r float64
+			switch fn.Name() {
+			case "Exp2":
+				r = math.Exp2(a)
+			case "Exp":
+				r = math.Exp(a)
+			case "Sqrt":
+				r = math.Sqrt(a)
+			case "Floor":
+				r = math.Floor(a)
+			case "Ceil":
+				r = math.Ceil(a)
+			case "Round":
+				r = math.Round(a)
+			case "Trunc":
+				r = math.Trunc(a)
+			case "Abs":
+				r = math.Abs(a)
+			default:
+				return nil, false
+			}
+			if math.IsInf(r, 0) || math.IsNaN(r) {
+				return nil, false
+			}
+			return constant.MakeFloat64(r), true
 		}
 		if fn.Pkg() != nil && fn.Pkg().Path() == "math" && len(e.Args) == 2 {
 			x, ok1 := p.eval(e.Args[0], bind, depth+1)

@@ -6,6 +6,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"net/http"
 	"os"
@@ -199,4 +200,65 @@ func (l *Lock) Acquire(ctx context.Context, tries int) (*os.File, error) {
 		}
 	}
 	return nil, err
+}
+
+// backoffFor doubles a period per try through math.Exp2: a pure function
+// of the attempt, no random part.
+func backoffFor(period time.Duration, tries int) time.Duration {
+	return period * time.Duration(math.Exp2(float64(tries)))
+}
+
+func deliver(ctx context.Context, url string) error {
+	var err error
+	for i := 0; i < 4; i++ {
+		if err = fetch(ctx, url); err == nil {
+			return nil
+		}
+		t := time.NewTimer(backoffFor(time.Second, i))
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return ctx.Err()
+		case <-t.C: // want `no jitter: retry loop waits 1s, 2s, 4s with no random part`
+		}
+	}
+	return err
+}
+
+// backoffDrawn draws the same exponent's wait at random: jitter. Quiet.
+func backoffDrawn(period time.Duration, tries int) time.Duration {
+	return time.Duration(rand.Int64N(int64(period) * int64(math.Exp2(float64(tries)))))
+}
+
+func deliverDrawn(ctx context.Context, url string) error {
+	var err error
+	for i := 0; i < 4; i++ {
+		if err = fetch(ctx, url); err == nil {
+			return nil
+		}
+		t := time.NewTimer(backoffDrawn(time.Second, i))
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return ctx.Err()
+		case <-t.C:
+		}
+	}
+	return err
+}
+
+func fetch(ctx context.Context, url string) error {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
+	if err != nil {
+		return err
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return err
+	}
+	resp.Body.Close()
+	if resp.StatusCode >= 500 {
+		return fmt.Errorf("server: %s", resp.Status)
+	}
+	return nil
 }
