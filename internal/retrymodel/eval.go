@@ -49,6 +49,19 @@ func (p *pkgCtx) eval(e ast.Expr, bind env, depth int) (constant.Value, bool) {
 			if call, i := p.tupleDef(v); call != nil {
 				return p.evalResult(call, i, bind, depth+1)
 			}
+			// A local capped right after it is computed: d := base << i;
+			// if d > max { d = max }.
+			if val, bound, upper, ok := p.clampedDef(v); ok {
+				x, ok1 := p.eval(val, bind, depth+1)
+				y, ok2 := p.eval(bound, bind, depth+1)
+				if !ok1 || !ok2 {
+					return nil, false
+				}
+				if compare(x, token.GTR, y) == upper {
+					return y, true
+				}
+				return x, true
+			}
 			// A local only ever raised above its first value: at least that.
 			if base := p.raisedBase(v); base != nil {
 				c, ok := p.eval(base, bind, depth+1)

@@ -262,3 +262,44 @@ func fetch(ctx context.Context, url string) error {
 	}
 	return nil
 }
+
+// watchCapped doubles its wait and caps it right after: a fixed function
+// of the attempt all the same.
+func watchCapped(ctx context.Context, url string) error {
+	var err error
+	for i := 0; i < 12; i++ {
+		if err = fetch(ctx, url); err == nil {
+			return nil
+		}
+		d := 250 * time.Millisecond << i
+		if d > time.Minute {
+			d = time.Minute
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(d): // want `no jitter: retry loop waits 250ms, 500ms, 1s, .* with no random part`
+		}
+	}
+	return err
+}
+
+// watchCappedDrawn draws its wait under the same cap: jitter. Quiet.
+func watchCappedDrawn(ctx context.Context, url string) error {
+	var err error
+	for i := 0; i < 12; i++ {
+		if err = fetch(ctx, url); err == nil {
+			return nil
+		}
+		d := 250 * time.Millisecond << i
+		if d > time.Minute {
+			d = time.Minute
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(rand.N(d)):
+		}
+	}
+	return err
+}
