@@ -15,7 +15,10 @@
 // retries and nothing else (evaluate(err) asserts err.(retryableError)),
 // whose values the operation returns for the statuses worth another
 // attempt, also through a retrying func value a factory of another
-// package made, and every function those call to decide), evaluates
+// package made, and every function those call to decide: a helper whose
+// error the operation returns, and the function a func field holds by
+// default, the one the package's constructor stores unless an option
+// gives another), evaluates
 // them for each HTTP status code, and reports these misclassifications.
 // A path on which the net/http send of the attempt failed (its error,
 // assigned beside the response, tested non-nil) has no status and decides

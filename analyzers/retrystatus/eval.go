@@ -1073,6 +1073,7 @@ func (w *walker) call(e *ast.CallExpr, st *pathState) val {
 	}
 	// A function value bound to a literal, or a declared function.
 	var node ast.Node
+	byDefault := "" // the classifier a func field holds unless replaced
 	if fn == nil {
 		if id, ok := ast.Unparen(e.Fun).(*ast.Ident); ok {
 			if v, ok := ck.info.Uses[id].(*types.Var); ok {
@@ -1081,6 +1082,14 @@ func (w *walker) call(e *ast.CallExpr, st *pathState) val {
 						node = lit
 					}
 				}
+			}
+		} else if def, dfn, ok := ck.res.FuncFieldDefault(e); ok {
+			// p.isRetriable(code): the classifier the constructor sets
+			// unless an option replaces it.
+			node, fn = def, dfn
+			byDefault = ck.text(e.Fun) + " by default"
+			if dfn != nil {
+				byDefault = retrymodel.FuncName(dfn) + ", " + byDefault
 			}
 		}
 	} else if fn.Pkg() == ck.pass.Pkg {
@@ -1100,6 +1109,11 @@ func (w *walker) call(e *ast.CallExpr, st *pathState) val {
 			w.col.funcs[f] = true
 		}
 		for _, a := range s.atoms {
+			if byDefault != "" && a.via == "" {
+				c := *a
+				c.via = byDefault
+				a = &c
+			}
 			w.col.add(a)
 		}
 		r := s.codes[w.code]

@@ -51,7 +51,7 @@ func TestRetryStatus(t *testing.T) {
 	}
 	analysistest.RunWithSuggestedFixes(t, dir, retrystatus.Analyzer,
 		"./a", "./b", "./libs", "./sdk", "./noclass", "./stops",
-		"./ratelimit", "./quota", "./reissue", "./data", "./fields", "./devicepoll", "./fieldset", "./defaultset/...", "./polarity/...")
+		"./ratelimit", "./quota", "./reissue", "./data", "./fields", "./devicepoll", "./fieldset", "./defaultset/...", "./polarity/...", "./funcfield")
 }
 
 // TestModelCases runs, apart, the packages whose suggested fixes have no
