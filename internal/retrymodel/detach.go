@@ -9,112 +9,203 @@ import (
 	"golang.org/x/tools/go/types/typeutil"
 )
 
+// Where a returned context comes from: a context no caller's
+// cancellation reaches (context.WithoutCancel of it, Background, TODO, one
+// derived from those), the context parameter i the function was given
+// (possibly with values or a deadline added), or something else.
+type ctxOrigin struct {
+	detached bool
+	param    int  // index of the context parameter, -1 if none
+	cycle    bool // the variable being read, read again (ctx = WithValue(ctx, ...)): no constraint
+}
+
+var unknownOrigin = ctxOrigin{param: -1}
+
+// join combines the origins of two returns: both detached, or both the
+// same parameter (a detached return beside it changes nothing: the
+// parameter's own cancellation is what may reach the caller).
+func (o ctxOrigin) join(p ctxOrigin) ctxOrigin {
+	switch {
+	case o.cycle:
+		return p
+	case p.cycle:
+		return o
+	case o.detached && p.detached:
+		return o
+	case o.param >= 0 && (p.param == o.param || p.detached):
+		return o
+	case p.param >= 0 && o.detached:
+		return p
+	}
+	return unknownOrigin
+}
+
 // Detaches reports a function that returns a context.Context which the
 // cancellation of the context it is given never reaches: every return is
 // context.WithoutCancel of it, Background or TODO, a context derived from
 // one of those (WithTimeout(WithoutCancel(ctx), d) has a deadline of its
-// own, not the caller's), or a value whose Done is promoted from such a
-// context (&valueOnly{Context: context.Background(), values: ctx}). A
-// function of another package answers by its fact, so a project's
+// own, not the caller's), a value whose Done is promoted from such a
+// context (&valueOnly{Context: context.Background(), values: ctx}), or a
+// helper's result that is detached when its context argument is (newCtx
+// := withConnID(context.Background(), id); return withQueryID(newCtx, q)).
+// A function of another package answers by its fact, so a project's
 // xcontext.ValueOnly detaches wherever it is called.
-func (r *Result) Detaches(fn *types.Func) bool {
+func (r *Result) Detaches(fn *types.Func) bool { return r.ctxResult(fn).detached }
+
+// ctxResult summarises where fn's returned context comes from.
+func (r *Result) ctxResult(fn *types.Func) ctxOrigin {
 	fn = fn.Origin()
 	sig, ok := fn.Type().(*types.Signature)
 	if !ok || sig.Results().Len() == 0 || !IsContext(sig.Results().At(0).Type()) {
-		return false
+		return unknownOrigin
 	}
 	if fn.Pkg() != r.pass.Pkg {
 		var f FuncFact
-		return r.pass.ImportObjectFact(fn, &f) && f.Detached
+		if !r.pass.ImportObjectFact(fn, &f) {
+			return unknownOrigin
+		}
+		return ctxOrigin{detached: f.Detached, param: f.CtxParam - 1}
 	}
-	return r.returnsDetached(fn, map[types.Object]bool{})
+	return r.returnedOrigin(fn, map[types.Object]bool{})
 }
 
-func (r *Result) returnsDetached(fn *types.Func, seen map[types.Object]bool) bool {
+func (r *Result) returnedOrigin(fn *types.Func, seen map[types.Object]bool) ctxOrigin {
 	d := r.decls[fn]
 	if d == nil || d.Body == nil || seen[fn] {
-		return false
+		return unknownOrigin
 	}
 	seen[fn] = true
+	defer delete(seen, fn)
+	var out ctxOrigin
 	rets := returns(d)
-	for _, ret := range rets {
-		if len(ret.Results) == 0 || !r.detached(ret.Results[0], seen) {
-			return false
+	for i, ret := range rets {
+		if len(ret.Results) == 0 {
+			return unknownOrigin
+		}
+		o := r.origin(ret.Results[0], fn, seen)
+		if i == 0 {
+			out = o
+		} else {
+			out = out.join(o)
+		}
+		if !out.detached && out.param < 0 {
+			return unknownOrigin
 		}
 	}
-	return len(rets) > 0
+	if len(rets) == 0 {
+		return unknownOrigin
+	}
+	return out
 }
 
-// detached reports a context expression that no caller's cancellation
-// reaches (Detaches).
-func (r *Result) detached(e ast.Expr, seen map[types.Object]bool) bool {
+// origin says where the context e, in the body of fn, comes from.
+func (r *Result) origin(e ast.Expr, fn *types.Func, seen map[types.Object]bool) ctxOrigin {
 	info := r.pass.TypesInfo
 	switch e := astutil.Unparen(e).(type) {
 	case *ast.Ident:
 		v, _ := info.Uses[e].(*types.Var)
-		if v == nil || v.IsField() || v.Parent() == nil || v.Parent() == r.pass.Pkg.Scope() || r.cancelIx().params[v] || seen[v] {
-			return false
+		if v == nil || v.IsField() || v.Parent() == nil || v.Parent() == r.pass.Pkg.Scope() {
+			return unknownOrigin
+		}
+		if fn != nil {
+			params := fn.Type().(*types.Signature).Params()
+			for i := range params.Len() {
+				if params.At(i) == v {
+					return ctxOrigin{param: i}
+				}
+			}
+		}
+		if seen[v] {
+			return ctxOrigin{param: -1, cycle: true}
+		}
+		if r.cancelIx().params[v] {
+			return unknownOrigin
 		}
 		seen[v] = true
+		defer delete(seen, v)
 		vals, ok := r.Writes(v)
 		if !ok || len(vals) == 0 {
-			return false
+			return unknownOrigin
 		}
-		for _, val := range vals {
-			if val == nil || !r.detached(val, seen) {
-				return false
+		var out ctxOrigin
+		for i, val := range vals {
+			if val == nil {
+				return unknownOrigin
+			}
+			o := r.origin(val, fn, seen)
+			if i == 0 {
+				out = o
+			} else {
+				out = out.join(o)
 			}
 		}
-		return true
+		if out.cycle {
+			return unknownOrigin
+		}
+		return out
 	case *ast.CallExpr:
-		fn := typeutil.StaticCallee(info, e)
-		if fn == nil || fn.Pkg() == nil {
-			return false
+		callee := typeutil.StaticCallee(info, e)
+		if callee == nil || callee.Pkg() == nil {
+			return unknownOrigin
 		}
-		if fn.Pkg().Path() == "context" {
-			switch fn.Name() {
+		if callee.Pkg().Path() == "context" {
+			switch callee.Name() {
 			case "Background", "TODO", "WithoutCancel":
-				return true
+				return ctxOrigin{detached: true, param: -1}
 			}
-			// WithTimeout, WithCancel, WithValue...: the parent's cancellation
-			// is all that reaches the child from outside.
-			return len(e.Args) > 0 && IsContext(info.TypeOf(e.Args[0])) && r.detached(e.Args[0], seen)
+			// WithTimeout, WithCancel, WithValue...: the parent's
+			// cancellation is all that reaches the child from outside.
+			if len(e.Args) > 0 && IsContext(info.TypeOf(e.Args[0])) {
+				return r.origin(e.Args[0], fn, seen)
+			}
+			return unknownOrigin
 		}
-		if fn.Pkg() == r.pass.Pkg {
-			return r.returnsDetached(fn.Origin(), seen)
+		var res ctxOrigin
+		if callee.Pkg() == r.pass.Pkg {
+			res = r.returnedOrigin(callee.Origin(), seen)
+		} else {
+			res = r.ctxResult(callee)
 		}
-		return r.Detaches(fn)
+		if res.detached {
+			return res
+		}
+		if res.param >= 0 && res.param < len(e.Args) {
+			return r.origin(e.Args[res.param], fn, seen) // withQueryID(newCtx, q)
+		}
+		return unknownOrigin
 	case *ast.UnaryExpr:
-		return e.Op == token.AND && r.embedsDetached(e.X, seen)
+		if e.Op == token.AND {
+			return r.embedsOrigin(e.X, fn, seen)
+		}
 	case *ast.CompositeLit:
-		return r.embedsDetached(e, seen)
+		return r.embedsOrigin(e, fn, seen)
 	}
-	return false
+	return unknownOrigin
 }
 
-// embedsDetached reports a composite literal of a struct type whose Done
-// method is promoted from an embedded context field that the literal sets
-// to a detached context.
-func (r *Result) embedsDetached(e ast.Expr, seen map[types.Object]bool) bool {
+// embedsOrigin reads a composite literal of a struct type whose Done
+// method is promoted from an embedded context field: the literal's value
+// for that field decides.
+func (r *Result) embedsOrigin(e ast.Expr, fn *types.Func, seen map[types.Object]bool) ctxOrigin {
 	lit, ok := astutil.Unparen(e).(*ast.CompositeLit)
 	if !ok {
-		return false
+		return unknownOrigin
 	}
 	t := r.pass.TypesInfo.TypeOf(lit)
 	if t == nil {
-		return false
+		return unknownOrigin
 	}
 	st, ok := t.Underlying().(*types.Struct)
 	if !ok {
-		return false
+		return unknownOrigin
 	}
 	obj, index, _ := types.LookupFieldOrMethod(types.NewPointer(t), true, r.pass.Pkg, "Done")
 	if _, isFn := obj.(*types.Func); !isFn || len(index) != 2 {
-		return false // no Done, the type's own, or deeper
+		return unknownOrigin // no Done, the type's own, or deeper
 	}
 	field := st.Field(index[0])
 	if !IsContext(field.Type()) {
-		return false
+		return unknownOrigin
 	}
 	for i, el := range lit.Elts {
 		val := el
@@ -126,7 +217,7 @@ func (r *Result) embedsDetached(e ast.Expr, seen map[types.Object]bool) bool {
 		} else if i != index[0] {
 			continue
 		}
-		return r.detached(val, seen)
+		return r.origin(val, fn, seen)
 	}
-	return false
+	return unknownOrigin
 }

@@ -68,9 +68,13 @@ type FuncFact struct {
 	// CancelAccessor: a method that gives out its receiver's cancellation
 	// (a context field that can be done, its Done channel; cancel.go).
 	CancelAccessor bool
-	// Detached: the function returns a context that can never be done,
-	// whatever it is given (Detaches; context.WithoutCancel in a wrapper).
+	// Detached: the function returns a context that no cancellation of
+	// the one it is given reaches (Detaches; context.WithoutCancel in a
+	// wrapper). CtxParam is 1 + the index of the context parameter its
+	// returned context derives from otherwise (a WithValue wrapper), 0 if
+	// none: detached when that argument is.
 	Detached bool
+	CtxParam int
 }
 
 // AFact marks FuncFact as an analysis fact.
@@ -130,7 +134,7 @@ func (f *FuncFact) String() string {
 }
 
 func (f *FuncFact) empty() bool {
-	return len(f.Chains) == 0 && len(f.Made) == 0 && !f.Remote && !f.Waiter && !f.RetryAfter && f.P99 == 0 && !f.Pipeline && f.RetriesParam == 0 && f.ReturnsRetrier == 0 && f.GuardArg == 0 && len(f.WaitTable) == 0 && len(f.DurTable) == 0 && !f.CancelAccessor && !f.Detached
+	return len(f.Chains) == 0 && len(f.Made) == 0 && !f.Remote && !f.Waiter && !f.RetryAfter && f.P99 == 0 && !f.Pipeline && f.RetriesParam == 0 && f.ReturnsRetrier == 0 && f.GuardArg == 0 && len(f.WaitTable) == 0 && len(f.DurTable) == 0 && !f.CancelAccessor && !f.Detached && f.CtxParam == 0
 }
 
 // A Chain is a stack of nested retry layers reached from a function.

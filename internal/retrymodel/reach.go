@@ -212,7 +212,11 @@ func (p *pkgCtx) summarize() {
 		}
 		f.Pipeline = p.dirs.IsPipeline(decl)
 		f.CancelAccessor = p.res.exportsAccessor(fn)
-		f.Detached = p.res.Detaches(fn)
+		if o := p.res.ctxResult(fn); o.detached {
+			f.Detached = true
+		} else if o.param >= 0 {
+			f.CtxParam = o.param + 1
+		}
 		if h, ok := p.helpers[fn]; ok {
 			f.RetriesParam, f.Helper = h.param+1, p.layerInfo(h.layer)
 		} else if h, ok := p.handoffs[fn]; ok {

@@ -18,7 +18,9 @@ func (w *Worker) finish(ctx context.Context, id int64) {
 		cctx, cancel := xcontext.Bounded(ctx)         // quiet: a deadline of its own
 		defer cancel()
 		w.store.MarkDone(cctx, id)
-		w.store.MarkDone(xcontext.DetachTrace(ctx), id) // want `status write uses xcontext.DetachTrace\(ctx\) after it expired`
-		w.store.MarkDone(xcontext.Background(ctx), id)  // want `status write uses xcontext.Background\(ctx\) after it expired`
+		w.store.MarkDone(xcontext.DetachTrace(ctx), id)    // want `status write uses xcontext.DetachTrace\(ctx\) after it expired`
+		w.store.MarkDone(xcontext.Background(ctx), id)     // want `status write uses xcontext.Background\(ctx\) after it expired`
+		w.store.MarkDone(xcontext.FromBackground(ctx), id) // quiet: values copied onto Background
+		w.store.MarkDone(xcontext.WithConn(ctx, "c1"), id) // want `status write uses xcontext.WithConn\(ctx, "c1"\) after it expired`
 	}
 }

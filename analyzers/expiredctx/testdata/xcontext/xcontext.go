@@ -44,3 +44,20 @@ func Background(ctx context.Context) context.Context {
 	}
 	return context.Background()
 }
+
+type connKey struct{}
+
+// WithConn adds a connection id: the result is ctx's child.
+func WithConn(ctx context.Context, id string) context.Context {
+	return context.WithValue(ctx, connKey{}, id)
+}
+
+// FromBackground copies the values it needs onto Background through the
+// package's own WithValue helpers: detached, whatever the helpers are
+// called.
+func FromBackground(ctx context.Context) context.Context {
+	id, _ := ctx.Value(connKey{}).(string)
+	newCtx := WithConn(context.Background(), id)
+	newCtx = context.WithValue(newCtx, traceKey{}, ctx.Value(traceKey{}))
+	return newCtx
+}
