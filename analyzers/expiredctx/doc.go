@@ -151,9 +151,10 @@
 // Not reported: logging, tracing and metrics; reads; cache writes; calls
 // that take no context; a context made fresh before the call
 // (context.Background, WithoutCancel, or a function of any package whose
-// every return is such a context, one derived from it, or a struct whose
-// Done comes from one: the model's Detaches, a fact across packages; a
-// helper's name decides nothing);
+// every return is such a context, one derived from it, a struct whose
+// Done comes from one, or what a WithValue helper makes of one: the
+// model's Detaches, a fact across packages; a helper's name decides
+// nothing);
 // writes on the success path only (a deferred write guarded by err == nil)
 // or the panic path only (under recover()); returning the error to the
 // caller; the deferred calls of a test (a _test.go file), whose deadline is
