@@ -1,8 +1,10 @@
 package retrystatus
 
 import (
+	"go/ast"
 	"go/types"
 
+	"golang.org/x/tools/go/ast/astutil"
 	"golang.org/x/tools/go/types/typeutil"
 
 	"github.com/retryvet/retryvet/internal/retrymodel"
@@ -31,6 +33,12 @@ func (ck *checker) opStatus(l *retrymodel.Layer) ([]*decision, string) {
 		if httpOp == "" {
 			continue
 		}
+		if ck.testsOtherResult(l, call) {
+			// resp, strategy, err := c.attempt(req); if strategy ==
+			// NoRetry { return }: the loop decides by a verdict the
+			// operation returns beside its error, not by the error alone.
+			return nil, ""
+		}
 		m := modeErrOp
 		if ck.res.LayerErrorType(l) != nil {
 			m = modeRetryable // the classifier retries one error type
@@ -51,4 +59,59 @@ func (ck *checker) opStatus(l *retrymodel.Layer) ([]*decision, string) {
 func returnsError(fn *types.Func) bool {
 	res := fn.Type().(*types.Signature).Results()
 	return res.Len() > 0 && types.Identical(res.At(res.Len()-1).Type(), errorType)
+}
+
+// testsOtherResult reports a retry whose region tests, in a condition, a
+// result of call other than its error and its response: a verdict or a
+// code the operation hands back beside the error.
+func (ck *checker) testsOtherResult(l *retrymodel.Layer, call *ast.CallExpr) bool {
+	if l.Body == nil {
+		return false
+	}
+	others := map[*types.Var]bool{}
+	ast.Inspect(l.Body, func(n ast.Node) bool {
+		as, ok := n.(*ast.AssignStmt)
+		if !ok || len(as.Rhs) != 1 || astutil.Unparen(as.Rhs[0]) != call || len(as.Lhs) < 2 {
+			return true
+		}
+		for _, lhs := range as.Lhs {
+			id, ok := lhs.(*ast.Ident)
+			if !ok {
+				continue
+			}
+			// A verdict or a code (bool, int, string, an enum of them); a
+			// response or body tested for nil decides nothing.
+			if v, _ := ck.info.ObjectOf(id).(*types.Var); v != nil {
+				if _, basic := v.Type().Underlying().(*types.Basic); basic {
+					others[v] = true
+				}
+			}
+		}
+		return false
+	})
+	if len(others) == 0 {
+		return false
+	}
+	found := false
+	ast.Inspect(l.Body, func(n ast.Node) bool {
+		var cond ast.Expr
+		switch n := n.(type) {
+		case *ast.IfStmt:
+			cond = n.Cond
+		case *ast.SwitchStmt:
+			cond = n.Tag
+		}
+		if cond != nil {
+			ast.Inspect(cond, func(m ast.Node) bool {
+				if id, ok := m.(*ast.Ident); ok {
+					if v, _ := ck.info.Uses[id].(*types.Var); v != nil && others[v] {
+						found = true
+					}
+				}
+				return !found
+			})
+		}
+		return !found
+	})
+	return found
 }

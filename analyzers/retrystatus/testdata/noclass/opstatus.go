@@ -258,3 +258,36 @@ func (l *llm) FlushChecked(ctx context.Context, b []byte) error {
 	return backoff.Retry(func() error { return l.pushChecked(b) },
 		backoff.WithContext(backoff.WithMaxRetries(backoff.NewExponentialBackOff(), 4), ctx))
 }
+
+type strategy int
+
+const (
+	noRetry strategy = iota
+	backOff
+)
+
+// attemptVerdict hands back, beside the error of every failing status, a
+// verdict its strategy function reads from the status.
+func (l *llm) attemptVerdict(req *http.Request, decide func(int) strategy) (*http.Response, strategy, error) {
+	resp, err := l.c.Do(req)
+	if err != nil {
+		return nil, noRetry, err
+	}
+	if resp.StatusCode >= 200 && resp.StatusCode < 300 {
+		return resp, noRetry, nil
+	}
+	return resp, decide(resp.StatusCode), fmt.Errorf("HTTP %d", resp.StatusCode)
+}
+
+// The loop goes round only when the verdict says so: quiet.
+func (l *llm) DoVerdict(req *http.Request, decide func(int) strategy) (*http.Response, error) {
+	for i := 0; i < 4; i++ {
+		resp, st, err := l.attemptVerdict(req, decide)
+		if st == noRetry || err == nil {
+			return resp, err
+		}
+		resp.Body.Close()
+		time.Sleep(time.Second)
+	}
+	return nil, errors.New("gave up")
+}
