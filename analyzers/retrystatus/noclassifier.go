@@ -257,6 +257,11 @@ func (ck *checker) readsError(region ast.Node) bool {
 			if !hasErrArg {
 				return true
 			}
+			if sig, ok := ck.info.TypeOf(n.Fun).(*types.Signature); ok && sig.Results().Len() == 0 {
+				// c.notifyFailure(msgs, err), c.errorf(...): a call that
+				// answers nothing decides nothing about the retry.
+				return true
+			}
 			if fn == nil {
 				found = true // a function value handed the error: may classify
 				return false

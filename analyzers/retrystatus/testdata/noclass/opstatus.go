@@ -291,3 +291,31 @@ func (l *llm) DoVerdict(req *http.Request, decide func(int) strategy) (*http.Res
 	}
 	return nil, errors.New("gave up")
 }
+
+func (l *llm) notifyFailure(b []byte, err error) { fmt.Println(len(b), err) }
+
+func (l *llm) retryable(err error) bool { return !errors.Is(err, io.ErrUnexpectedEOF) }
+
+// A callback handed the error answers nothing: the loop still retries
+// every failing status.
+func (l *llm) FlushNotify(b []byte) {
+	for i := 0; i < 10; i++ { // want `retry without a classifier: retry loop retries every status of http.Client.Do in noclass.\(\*llm\).push but success`
+		err := l.push(b)
+		if err == nil {
+			return
+		}
+		l.notifyFailure(b, err)
+		time.Sleep(time.Second)
+	}
+}
+
+// A helper whose answer decides: quiet.
+func (l *llm) FlushClassified(b []byte) {
+	for i := 0; i < 10; i++ {
+		err := l.push(b)
+		if err == nil || !l.retryable(err) {
+			return
+		}
+		time.Sleep(time.Second)
+	}
+}
