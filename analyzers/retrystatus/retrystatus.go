@@ -56,6 +56,7 @@ type checker struct {
 	sums     map[ast.Node]*summary
 	used     map[*types.Func]bool // functions that decide a retry here
 	reported map[string]bool
+	atAtom   map[token.Pos]bool               // atoms a finding was reported at (report)
 	fixed    map[*types.Var]bool              // fixedVar's answers (setting.go)
 	gaps     map[*types.Func]*OverloadGapFact // overload.go
 }
@@ -74,6 +75,7 @@ func run(pass *analysis.Pass) (any, error) {
 		sums:     map[ast.Node]*summary{},
 		used:     map[*types.Func]bool{},
 		reported: map[string]bool{},
+		atAtom:   map[token.Pos]bool{},
 	}
 	for _, f := range pass.Files {
 		for _, d := range f.Decls {
@@ -613,6 +615,7 @@ func (ck *checker) report(a *atom, kind, msg string, fixes []analysis.SuggestedF
 		return
 	}
 	ck.reported[key] = true
+	ck.atAtom[a.pos] = true
 	ck.pass.Report(analysis.Diagnostic{Pos: a.pos, Message: msg, SuggestedFixes: fixes})
 }
 

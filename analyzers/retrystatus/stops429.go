@@ -1,10 +1,6 @@
 package retrystatus
 
-import (
-	"fmt"
-	"go/token"
-	"strings"
-)
+import "fmt"
 
 // stops429 reports a decision that retries 5xx but gives up on 429, named
 // or inside a range it gives up on (code >= 400 && code < 500). 429 is the code that most asks for another attempt (after its
@@ -88,21 +84,10 @@ func (ck *checker) gatewayCodes(d *decision, a *atom) {
 // transient answers, and stays quiet.
 func (ck *checker) omits429(d *decision, atoms []*atom, fives []int) {
 	listed, first := namedBy(fives, func(int) bool { return true }, atoms, false)
-	if len(listed) < 2 || first == nil || ck.reportedAt(first.pos) {
+	if len(listed) < 2 || first == nil || ck.atAtom[first.pos] {
 		return // a list with holes in its 5xx, or a permanent code, is told first; one finding per list
 	}
 	msg := fmt.Sprintf("retry decision retries %s%s but not 429 (too many requests): a rate limit ends the retry at once, though 429 asks for a wait and another attempt; add 429 and wait its Retry-After",
 		joinCodes(fives, false), viaText(first))
 	ck.report(first, "stops429", msg, nil)
-}
-
-// reportedAt reports whether a finding was reported at pos.
-func (ck *checker) reportedAt(pos token.Pos) bool {
-	prefix := fmt.Sprintf("%d/", pos)
-	for k := range ck.reported {
-		if strings.HasPrefix(k, prefix) {
-			return true
-		}
-	}
-	return false
 }

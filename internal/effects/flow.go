@@ -199,7 +199,10 @@ func (c *Flow) Descends(e ast.Expr, t Ref, at, after token.Pos, depth int) bool 
 				case "WithoutCancel", "Background", "TODO":
 					return false
 				}
-			} else if c.detaches(fn) {
+			} else if c.model.Detaches(fn) {
+				// A helper whose result no cancellation of its argument
+				// reaches (xcontext.ValueOnly): the model's data flow,
+				// carried to other packages as a fact.
 				return false
 			}
 		}
@@ -211,12 +214,6 @@ func (c *Flow) Descends(e ast.Expr, t Ref, at, after token.Pos, depth int) bool 
 	}
 	return false
 }
-
-// detaches reports whether fn, a function outside package context that
-// makes a context from one it is given, gives one that can never be done:
-// it returns context.WithoutCancel of it, or Background (the model's
-// Detaches, carried to other packages as a fact).
-func (c *Flow) detaches(fn *types.Func) bool { return c.model.Detaches(fn) }
 
 // ContextFunc returns the name of the package context function called, or "".
 func ContextFunc(info *types.Info, call *ast.CallExpr) string {

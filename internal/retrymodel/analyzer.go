@@ -57,6 +57,7 @@ type Result struct {
 	// that build a request by calling another (reqhelper.go).
 	reqHelperDepth int
 	localDefs      map[localDefKey]localDefVal // localDef's answers (eval.go)
+	ctxOrigins     map[*types.Func]ctxOrigin   // ctxResult's answers for this package's functions (detach.go)
 	assignIdx      map[ast.Node]map[*types.Var]assignCount
 	impls          map[*types.Func]*types.Func // interface method -> the package's one implementation
 	// concrete: the package's declared non-interface types (reach.go).

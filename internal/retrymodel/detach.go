@@ -66,7 +66,16 @@ func (r *Result) ctxResult(fn *types.Func) ctxOrigin {
 		}
 		return ctxOrigin{detached: f.Detached, param: f.CtxParam - 1}
 	}
-	return r.returnedOrigin(fn, map[types.Object]bool{})
+	// Memoised: expiredctx asks it at every call a context flows through.
+	if o, ok := r.ctxOrigins[fn]; ok {
+		return o
+	}
+	o := r.returnedOrigin(fn, map[types.Object]bool{})
+	if r.ctxOrigins == nil {
+		r.ctxOrigins = make(map[*types.Func]ctxOrigin)
+	}
+	r.ctxOrigins[fn] = o
+	return o
 }
 
 func (r *Result) returnedOrigin(fn *types.Func, seen map[types.Object]bool) ctxOrigin {
