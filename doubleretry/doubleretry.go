@@ -82,14 +82,18 @@ func run(pass *analysis.Pass) (any, error) {
 	writes, _ := pass.ResultOf[effects.Analyzer].(*effects.Result)
 	var keys *idemIndex
 	for _, l := range layers {
-		if !fallback[l.Node] && !c.inTest(l.Pos) {
-			c.repeatedWrites(l, writes) // a write each attempt makes again (repeated.go)
-			if keys == nil {
-				keys = c.idemScan()
-			}
-			c.idemKeys(l, keys) // a POST sent again with no idempotency key (idemkey.go)
-			c.consumedBodies(l) // a body the first attempt read, sent again (body.go)
+		if fallback[l.Node] || c.inTest(l.Pos) {
+			continue
 		}
+		c.consumedBodies(l) // a body the first attempt read, sent again (body.go)
+		if !sideEffects {
+			continue // opt-in (sideeffects.go)
+		}
+		c.repeatedWrites(l, writes) // a write each attempt makes again (repeated.go)
+		if keys == nil {
+			keys = c.idemScan()
+		}
+		c.idemKeys(l, keys) // a POST sent again with no idempotency key (idemkey.go)
 	}
 	return nil, nil
 }

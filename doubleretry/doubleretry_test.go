@@ -2,6 +2,7 @@ package doubleretry_test
 
 import (
 	"path/filepath"
+	"strconv"
 	"testing"
 
 	"golang.org/x/tools/go/analysis/analysistest"
@@ -77,6 +78,7 @@ func TestRepeatedWrites(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	sideEffectsOn(t)
 	analysistest.RunWithSuggestedFixes(testmod.Shared{T: t, Skip: func(kind, _ string) bool { return kind == "fact" }}, dir, doubleretry.Analyzer, "./repeated")
 }
 
@@ -92,8 +94,58 @@ func TestIdempotencyKey(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	sideEffectsOn(t)
 	analysistest.RunWithSuggestedFixes(testmod.Shared{T: t, Skip: func(kind, _ string) bool { return kind == "fact" }}, dir, doubleretry.Analyzer, "./idemkey", "./idemkey2")
 }
+
+// sideEffectsOn turns on the opt-in side-effect checks for one test.
+func sideEffectsOn(t *testing.T) {
+	if err := doubleretry.Analyzer.Flags.Set(doubleretry.SideEffectsFlag, "true"); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { doubleretry.Analyzer.Flags.Set(doubleretry.SideEffectsFlag, "false") })
+}
+
+// TestSideEffectsOptIn: repeated-write and no-idempotency-key are off by
+// default (sideeffects.go) and on with the flag, on the same packages;
+// consumed-body stays on either way.
+func TestSideEffectsOptIn(t *testing.T) {
+	testmod.Download(t, "testdata")
+	dir, err := filepath.Abs("testdata")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, on := range []bool{false, true} {
+		if err := doubleretry.Analyzer.Flags.Set(doubleretry.SideEffectsFlag, strconv.FormatBool(on)); err != nil {
+			t.Fatal(err)
+		}
+		cats := map[string]int{}
+		// The packages' want comments are for the flag on; what is
+		// compared here is the categories reported, so the expectation
+		// errors are dropped.
+		for _, r := range analysistest.Run(dropErrors{}, dir, doubleretry.Analyzer, "./repeated", "./idemkey") {
+			for _, d := range r.Diagnostics {
+				cats[d.Category]++
+			}
+		}
+		side := cats["repeated-write"] + cats["no-idempotency-key"]
+		switch {
+		case on && (cats["repeated-write"] == 0 || cats["no-idempotency-key"] == 0):
+			t.Errorf("-sideeffects: categories %v, want repeated-write and no-idempotency-key", cats)
+		case !on && side > 0:
+			t.Errorf("default: %d side-effect findings (%v), want none: the checks are opt-in", side, cats)
+		}
+		if cats["consumed-body"] == 0 {
+			t.Errorf("sideeffects=%t: no consumed-body finding (%v): that check is on by default", on, cats)
+		}
+	}
+	doubleretry.Analyzer.Flags.Set(doubleretry.SideEffectsFlag, "false")
+}
+
+// dropErrors is an analysistest.Testing that discards what it is told.
+type dropErrors struct{}
+
+func (dropErrors) Errorf(string, ...any) {}
 
 // TestConsumedBody runs retries that send again a request whose body the
 // first attempt read (a loop, a go-retry closure), beside requests built

@@ -63,7 +63,7 @@ func infraRetries(pass *analysis.Pass, res *retrymodel.Result) {
 			if len(chains) > 0 {
 				c.reportRoute(reg, rt, chains[0])
 			}
-			if rt.Retry.IdempotentOnly || !infra.NonIdempotent(reg.Method) {
+			if !sideEffects || rt.Retry.IdempotentOnly || !infra.NonIdempotent(reg.Method) {
 				continue
 			}
 			if w, ok := writes.In(body); ok && !mentionsIdempotency(pass.TypesInfo, body) {
@@ -174,7 +174,7 @@ func (c *checker) reportWrite(reg infra.Registration, rt *infra.Route, w *effect
 	}
 	msg := fmt.Sprintf("%s retries a request %s after the handler has run (%s), and %s (%s) writes (%s at %s, a %s) with no Idempotency-Key: a request retried after the write ran writes again; %s on this path, or make the write idempotent (a key the handler checks)",
 		routeName(rt), retryTimes(rt), conditions(rt), c.handlerName(reg), method, w.Callee, retrymodel.Shorten(c.pass.Fset, w.Call.Pos()), w.Kind, retriesOff(rt))
-	c.pass.Report(analysis.Diagnostic{Pos: reg.Call.Pos(), End: reg.Call.Lparen, Message: msg})
+	c.pass.Report(analysis.Diagnostic{Pos: reg.Call.Pos(), End: reg.Call.Lparen, Category: "repeated-write", Message: msg})
 }
 
 func (c *checker) handlerName(reg infra.Registration) string {

@@ -46,6 +46,7 @@ import (
 
 	"github.com/retryvet/retryvet/analyzers"
 	"github.com/retryvet/retryvet/analyzers/retrystatus"
+	"github.com/retryvet/retryvet/doubleretry"
 	"github.com/retryvet/retryvet/internal/directive"
 	"github.com/retryvet/retryvet/internal/inputs"
 	"github.com/retryvet/retryvet/internal/retrymodel"
@@ -82,6 +83,10 @@ type Settings struct {
 	// RetryLog turns on retrystatus's opt-in check for retries that record
 	// nothing (the command's -retrylog).
 	RetryLog bool `json:"retrylog"`
+	// SideEffects turns on doubleretry's opt-in checks for writes a retry
+	// repeats and POSTs sent again with no idempotency key (the
+	// command's -sideeffects).
+	SideEffects bool `json:"sideeffects"`
 }
 
 // Plugin is the registered linter plugin.
@@ -111,6 +116,11 @@ func New(conf any, only string) (*Plugin, error) {
 	if s.RetryLog {
 		if err := retrystatus.Analyzer.Flags.Set(retrystatus.RetryLogFlag, "true"); err != nil {
 			return nil, fmt.Errorf("retryvet settings: retrylog: %w", err)
+		}
+	}
+	if s.SideEffects {
+		if err := doubleretry.Analyzer.Flags.Set(doubleretry.SideEffectsFlag, "true"); err != nil {
+			return nil, fmt.Errorf("retryvet settings: sideeffects: %w", err)
 		}
 	}
 	if p.inputs, err = inputs.DiscoverValues(".", s.Values); err != nil {

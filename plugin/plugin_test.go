@@ -12,6 +12,7 @@ import (
 
 	"github.com/retryvet/retryvet/analyzers"
 	"github.com/retryvet/retryvet/analyzers/retrystatus"
+	"github.com/retryvet/retryvet/doubleretry"
 	"github.com/retryvet/retryvet/internal/retrymodel"
 	"github.com/retryvet/retryvet/internal/values"
 )
@@ -94,6 +95,15 @@ func TestSettings(t *testing.T) {
 	}
 	if f := retrystatus.Analyzer.Flags.Lookup(retrystatus.RetryLogFlag); f == nil || f.Value.String() != "true" {
 		t.Errorf("retrylog setting: retrystatus.retrylog is %v, want true", f)
+	}
+
+	// sideeffects: true turns on doubleretry's opt-in checks.
+	defer doubleretry.Analyzer.Flags.Set(doubleretry.SideEffectsFlag, "false")
+	if _, err := New(map[string]any{"sideeffects": true}, ""); err != nil {
+		t.Fatal(err)
+	}
+	if f := doubleretry.Analyzer.Flags.Lookup(doubleretry.SideEffectsFlag); f == nil || f.Value.String() != "true" {
+		t.Errorf("sideeffects setting: doubleretry.sideeffects is %v, want true", f)
 	}
 
 	p, err = New(map[string]any{"enable": []any{"doubleretry", "retrystatus"}}, "")

@@ -57,6 +57,10 @@ Flags:
 		also report retry loops and retry-go/backoff calls that go round again
 		without a log line, metric or trace event (off by default; the same as
 		-retrystatus.retrylog)
+	-sideeffects
+		also report writes a retry makes again on every attempt (an INSERT, a
+		publish) and POSTs it sends again with no idempotency key (off by
+		default; the same as -doubleretry.sideeffects)
 	-test=false
 		leave _test.go files out
 	-c N

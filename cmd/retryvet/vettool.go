@@ -30,7 +30,7 @@ const testUsage = "analyze test files too (with -test=false, _test.go files are 
 // command looks them up here to tell them from go build flags.
 func registerToolFlags(fs *flag.FlagSet) {
 	registerP99(fs)
-	registerRetryLog(fs)
+	registerOptIns(fs)
 	registerValues(fs)
 	inputs.Register(fs)
 	fs.Bool("test", true, testUsage)

@@ -211,3 +211,42 @@ func exitCode(err error) int {
 	}
 	return -1
 }
+
+// TestSideEffectsFlag: -sideeffects turns on doubleretry's opt-in
+// repeated-write check, standalone and through go vet (which learns the
+// flag from -flags and passes it on); without it doubleretry is quiet
+// there.
+func TestSideEffectsFlag(t *testing.T) {
+	dir := suiteDir(t)
+	bin := buildRetryvet(t)
+	env := append(os.Environ(), "GOWORK=off", "GOFLAGS=-mod=mod")
+	run := func(args ...string) []string {
+		cmd := exec.Command(args[0], args[1:]...)
+		cmd.Dir, cmd.Env = dir, env
+		var out, errb bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &out, &errb
+		if err := cmd.Run(); err != nil {
+			t.Fatalf("%s: %v\n%s", strings.Join(args, " "), err, errb.String())
+		}
+		var fs []string
+		for _, f := range findingsOf(t, dir, decodeTrees(t, append(out.Bytes(), errb.Bytes()...))) {
+			if strings.HasPrefix(f, "sideeffects/") && strings.Contains(f, "[doubleretry]") {
+				fs = append(fs, f)
+			}
+		}
+		return fs
+	}
+	if fs := run(bin, "-json", "./sideeffects"); len(fs) != 0 {
+		t.Errorf("default: %d findings, want none (the check is opt-in):\n  %s", len(fs), strings.Join(fs, "\n  "))
+	}
+	const want = "runs before notify on every attempt of the retry loop"
+	alone := run(bin, "-json", "-sideeffects", "./sideeffects")
+	viaVet := run("go", "vet", "-vettool="+bin, "-json", "-sideeffects", "./sideeffects")
+	if len(alone) != 1 || !strings.Contains(alone[0], want) {
+		t.Errorf("-sideeffects: findings\n  %s\nwant one that says %q", strings.Join(alone, "\n  "), want)
+	}
+	if !slices.Equal(alone, viaVet) {
+		t.Errorf("-sideeffects: standalone and go vet -vettool differ\nstandalone:\n  %s\ngo vet:\n  %s",
+			strings.Join(alone, "\n  "), strings.Join(viaVet, "\n  "))
+	}
+}
