@@ -37,7 +37,7 @@ func (c *checker) consumedBodies(l *retrymodel.Layer) {
 	if l.Body == nil || !retries(l) || (l.Kind != retrymodel.Loop && l.Kind != retrymodel.Library) {
 		return
 	}
-	if c.drainedEachAttempt(l) {
+	if c.drainedEachAttempt(l) || c.reusedReader(l) { // reader.go
 		return
 	}
 	for _, op := range c.res.RetriedCalls(l) {
