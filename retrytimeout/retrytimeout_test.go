@@ -204,3 +204,10 @@ func TestFailsafe(t *testing.T) {
 func TestDurationFunc(t *testing.T) {
 	analysistest.Run(testmod.Shared{T: t, Skip: func(kind, _ string) bool { return kind == "fact" }}, testdata(t), retrytimeout.Analyzer, "./durfunc/...")
 }
+
+// TestGuardRound: a loop whose one way round is a branch guarded by a
+// count (if retryable && retries < max { ...; continue }; break) is
+// bounded by it; with a second way round it is not.
+func TestGuardRound(t *testing.T) {
+	analysistest.Run(t, testdata(t), retrytimeout.Analyzer, "./guardround")
+}

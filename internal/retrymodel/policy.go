@@ -545,7 +545,7 @@ func (p *pkgCtx) counterTest(pol *Policy, b *ast.BinaryExpr, ifs *ast.IfStmt, bo
 	if !step.IsValid() {
 		return nil
 	}
-	if !p.blockLeavesAny(ifs.Body) && !p.endsInGoto(ifs.Body) {
+	if !p.blockLeavesAny(ifs.Body) && !p.endsInGoto(ifs.Body) && !onlyWayRound(ifs, body) {
 		// `if verbose && attempt > 0 { log }` neither gives up nor retries.
 		return nil
 	}
@@ -555,6 +555,45 @@ func (p *pkgCtx) counterTest(pol *Policy, b *ast.BinaryExpr, ifs *ast.IfStmt, bo
 	c.inHeader = inPost // stepped after the body, like a counted for clause
 	p.attemptsFromTest(pol, c, bound, op, step < ifs.Pos() && !inPost, p.blockLeavesAny(ifs.Body))
 	return c
+}
+
+// onlyWayRound reports an if of the loop's body whose branch is the one
+// way round: it ends in continue, the body ends in break or return after
+// it, and no other continue of the loop is in the body.
+//
+//	for {
+//		resp, err = do()
+//		if retryable(resp) && retries < max { retries++; wait; continue }
+//		break
+//	}
+//
+// The loop goes round while the test holds, like a goto retry's branch.
+func onlyWayRound(ifs *ast.IfStmt, body *ast.BlockStmt) bool {
+	if !endsIn(ifs.Body, token.CONTINUE) || len(body.List) == 0 || !slices.Contains(body.List, ast.Stmt(ifs)) {
+		return false
+	}
+	switch last := body.List[len(body.List)-1].(type) {
+	case *ast.ReturnStmt:
+	case *ast.BranchStmt:
+		if last.Tok != token.BREAK || last.Label != nil {
+			return false
+		}
+	default:
+		return false
+	}
+	others := 0
+	ast.Inspect(body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.FuncLit, *ast.ForStmt, *ast.RangeStmt:
+			return false // their continues are their own
+		case *ast.BranchStmt:
+			if n.Tok == token.CONTINUE && (n.Pos() < ifs.Body.Pos() || n.Pos() >= ifs.Body.End()) {
+				others++
+			}
+		}
+		return true
+	})
+	return others == 0
 }
 
 // helperCounter reads the bound from a classifier helper the body hands the
