@@ -41,12 +41,13 @@ func (c *checker) reusedReader(l *retrymodel.Layer) bool {
 				continue
 			}
 			br, ok := c.res.RequestBuilt(req)
-			if !ok || br.Body == nil || !inside(l.Body, br.Call.Pos()) {
-				continue
+			if !ok || br.Body == nil || !inside(l.Body, br.Body.Pos()) {
+				continue // no body, or built by a helper: its reader is its own
 			}
 			rd := varOf(info, br.Body)
-			if rd == nil || inside(l.Body, rd.Pos()) || !isReader(rd.Type()) {
-				continue // made in each attempt, or no variable
+			fn := c.funcBody(l)
+			if rd == nil || fn == nil || inside(l.Body, rd.Pos()) || !inside(fn, rd.Pos()) && !c.isParam(l, rd) || !isReader(rd.Type()) {
+				continue // made in each attempt, elsewhere, or no variable
 			}
 			if c.rebuiltIn(l.Body, rd) || c.rewinds(l.Body) || c.handedOn(l.Body, br.Call, recursion(l), "", rd) || c.onlyNilPassed(l, rd) {
 				continue
@@ -87,6 +88,20 @@ func isReader(t types.Type) bool {
 	}
 	sig := fn.Signature()
 	return sig.Params().Len() == 1 && sig.Results().Len() == 2 && types.Identical(sig.Params().At(0).Type(), types.NewSlice(types.Typ[types.Byte]))
+}
+
+// isParam reports a parameter of the layer's function.
+func (c *checker) isParam(l *retrymodel.Layer, v *types.Var) bool {
+	if l.Func == nil {
+		return false
+	}
+	params := l.Func.Signature().Params()
+	for i := 0; i < params.Len(); i++ {
+		if params.At(i) == v {
+			return true
+		}
+	}
+	return false
 }
 
 // onlyNilPassed reports a parameter rd of an unexported function (the

@@ -3,6 +3,7 @@ package body
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"io"
 	"net/http"
 	"strings"
@@ -19,7 +20,7 @@ type sender struct{ hc *http.Client }
 // send is handed its body by its callers; each attempt wraps the same one.
 func (s *sender) send(ctx context.Context, method, url string, body io.Reader) error {
 	for i := 0; i < 4; i++ {
-		req, err := http.NewRequestWithContext(ctx, method, url, body) // want `the HTTP request built in each attempt of the retry loop at body/reader.go:21 takes its body from body, a reader made before the retry: the first attempt reads it to its end, so each of its 3 retries sends an empty body \(net/http refuses it, ContentLength with Body length 0, or the server gets nothing\); make the reader in each attempt \(bytes.NewReader\(data\)\), or seek body back before each send`
+		req, err := http.NewRequestWithContext(ctx, method, url, body) // want `the HTTP request built in each attempt of the retry loop at body/reader.go:22 takes its body from body, a reader made before the retry: the first attempt reads it to its end, so each of its 3 retries sends an empty body \(net/http refuses it, ContentLength with Body length 0, or the server gets nothing\); make the reader in each attempt \(bytes.NewReader\(data\)\), or seek body back before each send`
 		if err != nil {
 			return err
 		}
@@ -54,7 +55,7 @@ func (h *hooked) roundTrip(req *http.Request, token string) (*http.Response, err
 func (h *hooked) Publish(ctx context.Context, url, token, event string) error {
 	rd := strings.NewReader(event)
 	for i := 0; i < 3; i++ {
-		req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, rd) // want `the POST request built in each attempt of the retry loop at body/reader.go:56 takes its body from rd, a reader made before the retry`
+		req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, rd) // want `the POST request built in each attempt of the retry loop at body/reader.go:57 takes its body from rd, a reader made before the retry`
 		if err != nil {
 			return err
 		}
@@ -77,7 +78,7 @@ func Deliver(ctx context.Context, hc *http.Client, url string, doc []byte) error
 	rd := bytes.NewReader(doc)
 	b := retry.WithMaxRetries(2, retry.WithJitter(100*time.Millisecond, retry.NewExponential(time.Second)))
 	return retry.Do(ctx, b, func(ctx context.Context) error {
-		req, err := http.NewRequestWithContext(ctx, http.MethodPut, url, rd) // want `the PUT request built in each attempt of the go-retry Do at body/reader.go:79 takes its body from rd, a reader made before the retry: the first attempt reads it to its end, so each of its 2 retries sends an empty body`
+		req, err := http.NewRequestWithContext(ctx, http.MethodPut, url, rd) // want `the PUT request built in each attempt of the go-retry Do at body/reader.go:80 takes its body from rd, a reader made before the retry: the first attempt reads it to its end, so each of its 2 retries sends an empty body`
 		if err != nil {
 			return err
 		}
@@ -173,6 +174,39 @@ func Refilled(ctx context.Context, hc *http.Client, url string, doc []byte) erro
 			return err
 		}
 		resp, err := hc.Do(req)
+		if err == nil && resp.StatusCode < 500 {
+			return resp.Body.Close()
+		}
+		if resp != nil {
+			resp.Body.Close()
+		}
+		if werr := pause(ctx, i); werr != nil {
+			return werr
+		}
+	}
+	return errGaveUp
+}
+
+type prepared struct{ hc *http.Client }
+
+// prepare encodes v into a new buffer on each call.
+func (p *prepared) prepare(ctx context.Context, url string, v any) (*http.Request, error) {
+	body := &bytes.Buffer{}
+	if _, err := body.WriteString(fmt.Sprint(v)); err != nil {
+		return nil, err
+	}
+	return http.NewRequestWithContext(ctx, http.MethodPost, url, body)
+}
+
+// Write builds its request in each attempt through prepare, whose reader
+// is new each time: quiet.
+func (p *prepared) Write(ctx context.Context, url string, v any) error {
+	for i := 0; i < 3; i++ {
+		req, err := p.prepare(ctx, url, v)
+		if err != nil {
+			return err
+		}
+		resp, err := p.hc.Do(req)
 		if err == nil && resp.StatusCode < 500 {
 			return resp.Body.Close()
 		}
