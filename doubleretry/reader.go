@@ -34,6 +34,10 @@ import (
 // retried call. It reports whether it reported.
 func (c *checker) reusedReader(l *retrymodel.Layer) bool {
 	info := c.pass.TypesInfo
+	fn := c.funcBody(l)
+	if fn == nil {
+		return false
+	}
 	for _, op := range c.res.RetriedCalls(l) {
 		for _, a := range op.Args {
 			req := varOf(info, a)
@@ -45,8 +49,7 @@ func (c *checker) reusedReader(l *retrymodel.Layer) bool {
 				continue // no body, or built by a helper: its reader is its own
 			}
 			rd := varOf(info, br.Body)
-			fn := c.funcBody(l)
-			if rd == nil || fn == nil || inside(l.Body, rd.Pos()) || !inside(fn, rd.Pos()) && !c.isParam(l, rd) || !isReader(rd.Type()) {
+			if rd == nil || inside(l.Body, rd.Pos()) || !inside(fn, rd.Pos()) && paramIndex(l.Func, rd) < 0 || !isReader(rd.Type()) {
 				continue // made in each attempt, elsewhere, or no variable
 			}
 			if c.rebuiltIn(l.Body, rd) || c.rewinds(l.Body) || c.handedOn(l.Body, br.Call, recursion(l), "", rd) || c.onlyNilPassed(l, rd) {
@@ -90,18 +93,18 @@ func isReader(t types.Type) bool {
 	return sig.Params().Len() == 1 && sig.Results().Len() == 2 && types.Identical(sig.Params().At(0).Type(), types.NewSlice(types.Typ[types.Byte]))
 }
 
-// isParam reports a parameter of the layer's function.
-func (c *checker) isParam(l *retrymodel.Layer, v *types.Var) bool {
-	if l.Func == nil {
-		return false
+// paramIndex is v's index among fn's parameters, or -1.
+func paramIndex(fn *types.Func, v *types.Var) int {
+	if fn == nil {
+		return -1
 	}
-	params := l.Func.Signature().Params()
+	params := fn.Signature().Params()
 	for i := 0; i < params.Len(); i++ {
 		if params.At(i) == v {
-			return true
+			return i
 		}
 	}
-	return false
+	return -1
 }
 
 // onlyNilPassed reports a parameter rd of an unexported function (the
@@ -112,13 +115,7 @@ func (c *checker) onlyNilPassed(l *retrymodel.Layer, rd *types.Var) bool {
 	if fn == nil || fn.Exported() {
 		return false
 	}
-	idx := -1
-	params := fn.Signature().Params()
-	for i := 0; i < params.Len(); i++ {
-		if params.At(i) == rd {
-			idx = i
-		}
-	}
+	idx := paramIndex(fn, rd)
 	if idx < 0 {
 		return false // a local: made before the loop, with a value
 	}
