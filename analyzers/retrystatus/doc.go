@@ -254,7 +254,11 @@
 //     connection dropped mid-answer) then reach a Recv that nothing
 //     retries. Quiet when the region reads the stream, when a caller in
 //     the package opens it inside a retry of its own, and when an exported
-//     function returns it (other packages' callers may retry it).
+//     function returns it (other packages' callers may retry it). Quiet
+//     too for a session (a stream that also has Send(m) error: a gRPC
+//     bidirectional or client stream such as etcd's Watch): its open
+//     carries no request, so the retry covers only the connection, and
+//     the answers to what is sent later are the session's to reopen.
 //   - A retry loop that goes round again with the failed attempt's HTTP
 //     response unclosed (category dropped-response): net/http returns a
 //     connection to its pool only once the body is closed or read to EOF,

@@ -222,7 +222,10 @@ func TestBreakerLibs(t *testing.T) {
 // 200 are never retried (a loop, a stream returned out of the operation
 // given to backoff or to the project's retry helper in another package),
 // beside retries that read the stream inside the retried region, a stream
-// returned to a caller that retries it, and a retried whole answer.
+// returned to a caller that retries it, and a retried whole answer; a
+// gRPC server stream (health Watch) returned to a caller that reads it
+// unretried beside a bidirectional session (reflection) whose own loop
+// reopens it.
 func TestStream(t *testing.T) {
 	testmod.Download(t, "testdata")
 	dir, err := filepath.Abs("testdata")

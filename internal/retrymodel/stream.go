@@ -21,6 +21,12 @@ import (
 // set, not by package: any client whose stream has that shape counts. A
 // value with a Scan method is a row cursor (sql.Rows, pgx.Rows), whose
 // mid-result failures a query retry rightly leaves to its reader.
+//
+// A stream that also has Send(m) error is a session (a gRPC bidirectional
+// or client stream: etcd's Watch, a chat session): the call that opens it
+// carries no request, so no answer can be cut short under the retry. The
+// requests go out later on Send, and their answers' failures are the
+// session protocol's to handle (reopen and resume), not the open's.
 
 // A StreamOpen is a remote call in a retry layer's retried region that
 // opens a stream which the region never reads.
@@ -166,6 +172,9 @@ func streamRead(t types.Type) (string, bool) {
 		}
 		sig, _ := sel.Type().(*types.Signature)
 		return sig
+	}
+	if send := sigOf("Send"); send != nil && send.Params().Len() == 1 && send.Results().Len() == 1 && isErrorType(send.Results().At(0).Type()) {
+		return "", false // a session: the open sends no request
 	}
 	if sig := sigOf("Recv"); sig != nil && sig.Params().Len() == 0 && sig.Results().Len() == 2 && isErrorType(sig.Results().At(1).Type()) {
 		return "Recv", true
