@@ -267,12 +267,15 @@
 //     not counted when the code after the loop gets it). The send is
 //     net/http's own (Client.Do/Get/Post/PostForm, a RoundTrip) or a
 //     method of an interface shaped Do(*http.Request) (*http.Response,
-//     error); the path to the next attempt (a continue, or the end of the
-//     body) is one on which the send may have succeeded and the response
-//     is only read for its status, header or other fields, here or in a
-//     classifier of the package handed it. Quiet when the body is closed,
-//     read or mentioned at all on the way, when the response is handed to
-//     any other function, returned or stored, when the previous attempt's
+//     error), or a function of the package that hands back such a send's
+//     response without touching its body (a wrapper that sets headers or
+//     keeps the exchange for debugging); the path to the next attempt (a
+//     continue, or the end of the body) is one on which the send may have
+//     succeeded and the response is only read for its status, header or
+//     other fields, here or in a classifier of the package handed it, or
+//     dumped (httputil.DumpResponse) or printed. Quiet when the body is
+//     closed, read or mentioned at all on the way, when the response is
+//     handed to any other function, returned or stored, when the previous attempt's
 //     response is closed before the next send, and for failed sends (a nil
 //     response). A defer resp.Body.Close() in the loop body is quiet too,
 //     though it holds every connection until the function returns. The fix

@@ -76,6 +76,10 @@ type Result struct {
 	sentinelGaps []SentinelGap              // errclass.go
 	errTypes     map[*types.Func]types.Type // RetriedErrorType's answers (errtype.go)
 
+	// sentResp: returnsSentResponse's answers (dropresp.go); false
+	// while one is being worked out, so a recursion stops.
+	sentResp map[*types.Func]bool
+
 	// writes: every variable's writes (written.go).
 	writes map[*types.Var]*written
 	// paramArgs: for a parameter of a package function, the arguments its

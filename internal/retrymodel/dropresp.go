@@ -4,6 +4,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"strings"
 
 	"golang.org/x/tools/go/ast/astutil"
 	"golang.org/x/tools/go/types/typeutil"
@@ -19,9 +20,13 @@ import (
 // azure-sdk-for-go#1539, ocm-sdk-go#804).
 //
 // The send is net/http's own (Client.Do/Get/Post/PostForm, http.Get/Post,
-// a RoundTrip) or a method of an interface shaped Do(*http.Request)
-// (*http.Response, error): a project wrapper may buffer the body and hand
-// back a response with nothing to close, so it is not counted. The
+// a RoundTrip), a method of an interface shaped Do(*http.Request)
+// (*http.Response, error), or a function of this package that hands back
+// such a send's response without touching its body (a wrapper that sets
+// headers or captures the exchange for debugging: its caller holds the
+// connection as if it had sent the request). A wrapper that reads or
+// replaces the body may buffer it and hand back a response with nothing
+// to close, so it is not counted. The
 // response is dropped on a path from the send to the next attempt (a
 // continue of the loop, or the end of its body) on which the send may
 // have succeeded (net/http answers a nil response only with an error) and
@@ -136,7 +141,7 @@ func (r *Result) dropped(l *Layer, as *ast.AssignStmt, body *ast.BlockStmt, exit
 		return nil, false
 	}
 	fn, _ := typeutil.Callee(info, call).(*types.Func) // the interface method itself, for a call through one
-	if !sendsHTTP(fn) {
+	if !sendsHTTP(fn) && !r.returnsSentResponse(fn) {
 		return nil, false
 	}
 	v := identVar(info, as.Lhs[0])
@@ -333,14 +338,22 @@ func (r *Result) enclosing(fn ast.Node) ast.Node {
 }
 
 // firstAfter returns the first statement of the innermost block (or case
-// clause) of path that starts after as; exit when there is none.
+// or select clause) of path that starts after as; exit when there is none.
 func firstAfter(path []ast.Node, as *ast.AssignStmt, exit ast.Stmt) ast.Stmt {
 	for i := len(path) - 1; i >= 0; i-- {
 		var list []ast.Stmt
 		switch n := path[i].(type) {
 		case *ast.BlockStmt:
 			list = n.List
+			if len(list) > 0 {
+				switch list[0].(type) {
+				case *ast.CaseClause, *ast.CommClause:
+					continue // a switch's or select's clauses: no statement goes between them
+				}
+			}
 		case *ast.CaseClause:
+			list = n.Body
+		case *ast.CommClause:
 			list = n.Body
 		default:
 			continue
@@ -408,7 +421,7 @@ func (r *Result) usesResponse(n ast.Node, v *types.Var) bool {
 					}
 				}
 			case *ast.CallExpr:
-				if r.readsFieldsOnly(m, v) {
+				if r.readsFieldsOnly(m, v) || leavesBodyOpen(r.Callee(m)) {
 					for _, a := range m.Args {
 						if !isIdentOf(info, a, v) {
 							walk(a)
@@ -480,6 +493,23 @@ func (r *Result) readsFieldsOnly(call *ast.CallExpr, v *types.Var) bool {
 	return handed
 }
 
+// leavesBodyOpen reports standard functions that take a response and
+// never close its body: httputil.DumpResponse reads the body and puts a
+// buffered copy back, and fmt's and log's printers only format it. A
+// debug dump or a log line on the way to the next attempt closes nothing.
+func leavesBodyOpen(fn *types.Func) bool {
+	if fn == nil || fn.Pkg() == nil {
+		return false
+	}
+	switch fn.Pkg().Path() {
+	case "net/http/httputil":
+		return fn.Name() == "DumpResponse"
+	case "fmt", "log":
+		return strings.Contains(strings.ToLower(fn.Name()), "print") || fn.Name() == "Errorf"
+	}
+	return false
+}
+
 // sendsHTTP reports net/http's own sends and the methods of interfaces
 // shaped Do(*http.Request) (*http.Response, error). HEAD responses have
 // no body to close.
@@ -495,6 +525,112 @@ func sendsHTTP(fn *types.Func) bool {
 		return false
 	}
 	return httpDoer(fn)
+}
+
+// returnsSentResponse reports a function of this package whose first
+// result is a send's *http.Response handed back as it came: every return
+// gives nil, a send, or a variable assigned only from sends, and nothing
+// in the function mentions that variable's Body.
+func (r *Result) returnsSentResponse(fn *types.Func) bool {
+	if fn == nil || fn.Pkg() != r.pass.Pkg {
+		return false
+	}
+	if ans, ok := r.sentResp[fn]; ok {
+		return ans
+	}
+	if r.sentResp == nil {
+		r.sentResp = map[*types.Func]bool{}
+	}
+	r.sentResp[fn] = false
+	ans := r.passesResponse(fn)
+	r.sentResp[fn] = ans
+	return ans
+}
+
+func (r *Result) passesResponse(fn *types.Func) bool {
+	fd := r.decls[fn]
+	sig := fn.Type().(*types.Signature)
+	if fd == nil || fd.Body == nil || sig.Results().Len() == 0 {
+		return false
+	}
+	if p, ok := sig.Results().At(0).Type().(*types.Pointer); !ok || !namedIs(p.Elem(), "net/http", "Response") {
+		return false
+	}
+	info := r.pass.TypesInfo
+	isSend := func(e ast.Expr) bool {
+		call, ok := astutil.Unparen(e).(*ast.CallExpr)
+		if !ok {
+			return false
+		}
+		callee, _ := typeutil.Callee(info, call).(*types.Func)
+		return sendsHTTP(callee) || r.returnsSentResponse(callee)
+	}
+	// The variables returned, each of which must come only from sends.
+	vars := map[*types.Var]bool{}
+	sent := false
+	ok := true
+	ast.Inspect(fd.Body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false // its returns are its own
+		case *ast.ReturnStmt:
+			if len(n.Results) == 0 {
+				if res := sig.Results().At(0); res.Name() != "" {
+					vars[res] = true
+				}
+				return true
+			}
+			e := n.Results[0] // also return f(), the results of one call
+			switch {
+			case isNil(info, e):
+			case isSend(e):
+				sent = true
+			default:
+				if v := identVar(info, astutil.Unparen(e)); v != nil {
+					vars[v] = true
+				} else {
+					ok = false
+				}
+			}
+		}
+		return ok
+	})
+	if !ok {
+		return false
+	}
+	if len(vars) == 0 {
+		return sent
+	}
+	ast.Inspect(fd.Body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.AssignStmt:
+			for i, l := range n.Lhs {
+				v := identVar(info, l)
+				if v == nil || !vars[v] {
+					continue
+				}
+				switch {
+				case i == 0 && len(n.Rhs) == 1 && isSend(n.Rhs[0]):
+					sent = true
+				case len(n.Rhs) == len(n.Lhs) && isNil(info, n.Rhs[i]):
+				default:
+					ok = false
+				}
+			}
+		case *ast.ValueSpec:
+			for i, id := range n.Names {
+				if v := identVar(info, id); v != nil && vars[v] && i < len(n.Values) && !isSend(n.Values[i]) && !isNil(info, n.Values[i]) {
+					ok = false
+				}
+			}
+		case *ast.SelectorExpr:
+			if v := identVar(info, astutil.Unparen(n.X)); v != nil && vars[v] && n.Sel.Name == "Body" {
+				ok = false
+			}
+		}
+		return ok
+	})
+	return ok && sent
 }
 
 // The send's outcome tests: succTest is err == nil or resp != nil,
@@ -546,7 +682,7 @@ func isIdentOf(info *types.Info, e ast.Expr, v *types.Var) bool {
 // endsPath reports a statement after which control does not go on to the
 // next statement: a return, break, continue, goto or panic, a block that
 // ends in one, an if whose branches both do, a switch whose clauses all
-// leave (switchLeaves).
+// leave (switchLeaves), a select whose clauses all do.
 func endsPath(s ast.Stmt) bool {
 	switch s := s.(type) {
 	case *ast.BlockStmt:
@@ -559,8 +695,32 @@ func endsPath(s ast.Stmt) bool {
 		return switchLeaves(s.Body)
 	case *ast.TypeSwitchStmt:
 		return switchLeaves(s.Body)
+	case *ast.SelectStmt:
+		return selectLeaves(s.Body)
 	}
 	return terminates(s)
+}
+
+// selectLeaves reports a select body whose every clause ends in a return,
+// a continue or a goto: a select blocks until one clause runs, so control
+// never reaches the statement after it (a break only leaves the select).
+func selectLeaves(body *ast.BlockStmt) bool {
+	for _, c := range body.List {
+		clause, ok := c.(*ast.CommClause)
+		if !ok || len(clause.Body) == 0 {
+			return false
+		}
+		switch last := clause.Body[len(clause.Body)-1].(type) {
+		case *ast.ReturnStmt:
+		case *ast.BranchStmt:
+			if last.Tok != token.CONTINUE && last.Tok != token.GOTO {
+				return false
+			}
+		default:
+			return false
+		}
+	}
+	return len(body.List) > 0
 }
 
 func identVar(info *types.Info, e ast.Expr) *types.Var {
