@@ -199,8 +199,7 @@ func (ck *checker) remoteOps(l *retrymodel.Layer) (sdk, httpOp string) {
 		}
 		path := fn.Pkg().Path()
 		switch {
-		case strings.HasPrefix(path, "github.com/openai/openai-go"), strings.HasPrefix(path, "github.com/anthropics/anthropic-sdk-go"),
-			strings.HasPrefix(path, "github.com/aws/aws-sdk-go-v2/service/"):
+		case statusErrorSDK(path):
 			if sig := fn.Type().(*types.Signature); sig.Recv() != nil && sig.Results().Len() > 0 &&
 				types.Identical(sig.Results().At(sig.Results().Len()-1).Type(), errorType) {
 				if sdk == "" {
@@ -219,12 +218,35 @@ func (ck *checker) remoteOps(l *retrymodel.Layer) (sdk, httpOp string) {
 	return sdk, httpOp
 }
 
+// statusErrorSDKs are the client packages (by path prefix) whose methods
+// come back with an error for every 4xx, the status inside it (openai-go
+// and anthropic-sdk-go's apierror.Error, go-openai's APIError and
+// RequestError, smithy's ResponseError under aws-sdk-go-v2): a retry that
+// never reads the error retries them all.
+var statusErrorSDKs = []string{
+	"github.com/openai/openai-go",
+	"github.com/anthropics/anthropic-sdk-go",
+	"github.com/sashabaranov/go-openai",
+	"github.com/aws/aws-sdk-go-v2/service/",
+}
+
+func statusErrorSDK(path string) bool {
+	for _, p := range statusErrorSDKs {
+		if strings.HasPrefix(path, p) {
+			return true
+		}
+	}
+	return false
+}
+
 var errorType = types.Universe.Lookup("error").Type()
 
 // readsError reports whether a region looks into an error: errors.Is or
 // errors.As, a type assertion or switch on one, a method call on one
 // (err.Error()), a comparison with anything but nil, or a call that is
-// handed one and is not a log, format or wrap (a classifier helper).
+// handed one and is not a log (a logging package's function or a
+// logger's method, zap.Error's field too), format or wrap (a classifier
+// helper).
 func (ck *checker) readsError(region ast.Node) bool {
 	isErr := func(e ast.Expr) bool {
 		t := ck.info.TypeOf(e)
@@ -272,7 +294,9 @@ func (ck *checker) readsError(region ast.Node) bool {
 			switch path := fn.Pkg().Path(); {
 			case path == "errors":
 				found = fn.Name() == "Is" || fn.Name() == "As"
-			case path == "fmt", path == "log", path == "log/slog", path == "testing":
+			case path == "fmt", path == "testing", logPkg(path):
+				// a log call, or a field for one (zap.Error(err)): it
+				// formats the error and decides nothing
 			case strings.HasPrefix(path, "github.com/cenkalti/backoff"), strings.HasPrefix(path, "github.com/avast/retry-go"),
 				path == "github.com/sethvargo/go-retry":
 				// backoff.Permanent, retry.Unrecoverable, retry.RetryableError:

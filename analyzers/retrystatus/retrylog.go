@@ -173,6 +173,16 @@ var logPkgs = []string{
 	"github.com/inconshreveable/log15", "github.com/golang/glog",
 }
 
+// logPkg reports a logging package (or one of its subpackages).
+func logPkg(path string) bool {
+	for _, p := range logPkgs {
+		if path == p || strings.HasPrefix(path, p+"/") {
+			return true
+		}
+	}
+	return false
+}
+
 // telemetryPkgs are metric and trace packages by path fragment.
 var telemetryPkgs = []string{
 	"prometheus", "go.opentelemetry.io/otel", "opentracing", "statsd", "datadog-go", "expvar", "go-metrics", "/metrics",
@@ -202,10 +212,8 @@ func (ck *checker) recordCall(call *ast.CallExpr) bool {
 		case "testing":
 			return true
 		}
-		for _, p := range logPkgs {
-			if path == p || strings.HasPrefix(path, p+"/") {
-				return true
-			}
+		if logPkg(path) {
+			return true
 		}
 		for _, p := range telemetryPkgs {
 			if strings.Contains(path, p) {
