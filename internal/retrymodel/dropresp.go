@@ -707,16 +707,7 @@ func endsPath(s ast.Stmt) bool {
 func selectLeaves(body *ast.BlockStmt) bool {
 	for _, c := range body.List {
 		clause, ok := c.(*ast.CommClause)
-		if !ok || len(clause.Body) == 0 {
-			return false
-		}
-		switch last := clause.Body[len(clause.Body)-1].(type) {
-		case *ast.ReturnStmt:
-		case *ast.BranchStmt:
-			if last.Tok != token.CONTINUE && last.Tok != token.GOTO {
-				return false
-			}
-		default:
+		if !ok || !clauseLeaves(clause.Body) {
 			return false
 		}
 	}

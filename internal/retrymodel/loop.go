@@ -1314,17 +1314,26 @@ func switchLeaves(body *ast.BlockStmt) bool {
 		if clause.List == nil {
 			hasDefault = true
 		}
-		switch last := clause.Body[len(clause.Body)-1].(type) {
-		case *ast.ReturnStmt:
-		case *ast.BranchStmt:
-			if last.Tok != token.CONTINUE && last.Tok != token.GOTO {
-				return false
-			}
-		default:
+		if !clauseLeaves(clause.Body) {
 			return false
 		}
 	}
 	return hasDefault
+}
+
+// clauseLeaves reports a case or select clause body that ends in a return,
+// a continue or a goto (a break only leaves the switch or select).
+func clauseLeaves(body []ast.Stmt) bool {
+	if len(body) == 0 {
+		return false
+	}
+	switch last := body[len(body)-1].(type) {
+	case *ast.ReturnStmt:
+		return true
+	case *ast.BranchStmt:
+		return last.Tok == token.CONTINUE || last.Tok == token.GOTO
+	}
+	return false
 }
 
 // stmtsBelongToBody reports whether stmts is the loop body's own list.
