@@ -200,8 +200,10 @@ func (ck *checker) remoteOps(l *retrymodel.Layer) (sdk, httpOp string) {
 		path := fn.Pkg().Path()
 		switch {
 		case statusErrorSDK(path):
+			// A request's method (not a stream's Close or Recv): a
+			// method whose last result is an error, that leaves the process.
 			if sig := fn.Type().(*types.Signature); sig.Recv() != nil && sig.Results().Len() > 0 &&
-				types.Identical(sig.Results().At(sig.Results().Len()-1).Type(), errorType) {
+				types.Identical(sig.Results().At(sig.Results().Len()-1).Type(), errorType) && ck.res.Remote(call) {
 				if sdk == "" {
 					sdk = retrymodel.FuncName(fn)
 				}

@@ -12,7 +12,7 @@ import (
 // Think hands the open to the project's retry helper, which returns the
 // stream: its Recv errors come after the helper has returned.
 func Think(ctx context.Context, c *openai.Client, req openai.ChatCompletionRequest) (string, error) {
-	stream, err := retryx.Do(ctx, retryx.Config{MaxRetries: 3}, func() (*openai.ChatCompletionStream, error) {
+	stream, err := retryx.Do(ctx, retryx.Config{MaxRetries: 3}, func() (*openai.ChatCompletionStream, error) { // want `retry without a classifier: .* retries every error of openai.\(\*Client\).CreateChatCompletionStream,`
 		return c.CreateChatCompletionStream(ctx, req) // want `retry helper retryx.Do at stream/helper.go:15 retries opening the stream \(c.CreateChatCompletionStream\) but never reads it: .* come from stream.Recv\(\) after the retried region`
 	})
 	if err != nil {
@@ -24,7 +24,7 @@ func Think(ctx context.Context, c *openai.Client, req openai.ChatCompletionReque
 
 // Plan does the same through backoff's RetryWithData.
 func Plan(ctx context.Context, c *openai.Client, req openai.ChatCompletionRequest) (string, error) {
-	s, err := backoff.RetryWithData(func() (*openai.ChatCompletionStream, error) {
+	s, err := backoff.RetryWithData(func() (*openai.ChatCompletionStream, error) { // want `retry without a classifier: .* retries every error of openai.\(\*Client\).CreateChatCompletionStream,`
 		return c.CreateChatCompletionStream(ctx, req) // want `backoff.RetryWithData at stream/helper.go:27 retries opening the stream \(c.CreateChatCompletionStream\) but never reads it: .* come from s.Recv\(\) after the retried region`
 	}, backoff.WithContext(backoff.NewExponentialBackOff(), ctx))
 	if err != nil {
@@ -37,7 +37,7 @@ func Plan(ctx context.Context, c *openai.Client, req openai.ChatCompletionReques
 // Quiet: the operation handed to the helper reads the whole stream, so
 // an error mid-answer is an error of the attempt.
 func Reflect(ctx context.Context, c *openai.Client, req openai.ChatCompletionRequest) (string, error) {
-	return retryx.Do(ctx, retryx.Config{MaxRetries: 3}, func() (string, error) {
+	return retryx.Do(ctx, retryx.Config{MaxRetries: 3}, func() (string, error) { // want `retry without a classifier: .* retries every error of openai.\(\*Client\).CreateChatCompletionStream,`
 		stream, err := c.CreateChatCompletionStream(ctx, req)
 		if err != nil {
 			return "", err
@@ -50,7 +50,7 @@ func Reflect(ctx context.Context, c *openai.Client, req openai.ChatCompletionReq
 // Quiet: the helper's stream goes back to Converse, which reads it
 // inside a retry of its own.
 func connect(ctx context.Context, c *openai.Client, req openai.ChatCompletionRequest) (*openai.ChatCompletionStream, error) {
-	stream, err := retryx.Do(ctx, retryx.Config{MaxRetries: 1}, func() (*openai.ChatCompletionStream, error) {
+	stream, err := retryx.Do(ctx, retryx.Config{MaxRetries: 1}, func() (*openai.ChatCompletionStream, error) { // want `retry without a classifier: .* retries every error of openai.\(\*Client\).CreateChatCompletionStream,`
 		return c.CreateChatCompletionStream(ctx, req)
 	})
 	return stream, err
@@ -69,7 +69,7 @@ func Converse(ctx context.Context, c *openai.Client, req openai.ChatCompletionRe
 
 // Quiet: the helper retries a whole answer (no stream comes out of it).
 func Summarise(ctx context.Context, c *openai.Client, req openai.ChatCompletionRequest) (openai.ChatCompletionResponse, error) {
-	return retryx.Do(ctx, retryx.Config{MaxRetries: 3}, func() (openai.ChatCompletionResponse, error) {
+	return retryx.Do(ctx, retryx.Config{MaxRetries: 3}, func() (openai.ChatCompletionResponse, error) { // want `retry without a classifier: .* retries every error of openai.\(\*Client\).CreateChatCompletion,`
 		return c.CreateChatCompletion(ctx, req)
 	})
 }
@@ -77,8 +77,11 @@ func Summarise(ctx context.Context, c *openai.Client, req openai.ChatCompletionR
 // Quiet: an exported function hands the stream to other packages' callers,
 // which this package cannot see and which may retry it.
 func Open(ctx context.Context, c *openai.Client, req openai.ChatCompletionRequest) (*openai.ChatCompletionStream, error) {
-	return retryx.Do(ctx, retryx.Config{MaxRetries: 3}, func() (*openai.ChatCompletionStream, error) {
+	return retryx.Do(ctx, retryx.Config{MaxRetries: 3}, func() (*openai.ChatCompletionStream, error) { // want `retry without a classifier: .* retries every error of openai.\(\*Client\).CreateChatCompletionStream,`
 		stream, err := c.CreateChatCompletionStream(ctx, req)
 		return stream, err
 	})
 }
+
+// retryx and backoff above retry every error of go-openai, a 401 too:
+// no-classifier reports each of them beside what the stream check says.
