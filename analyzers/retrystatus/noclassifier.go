@@ -296,7 +296,7 @@ func (ck *checker) readsError(region ast.Node) bool {
 			switch path := fn.Pkg().Path(); {
 			case path == "errors":
 				found = fn.Name() == "Is" || fn.Name() == "As"
-			case path == "fmt", path == "testing", logPkg(path):
+			case path == "fmt", path == "testing", retrymodel.LogPackage(path):
 				// a log call, or a field for one (zap.Error(err)): it
 				// formats the error and decides nothing
 			case strings.HasPrefix(path, "github.com/cenkalti/backoff"), strings.HasPrefix(path, "github.com/avast/retry-go"),

@@ -165,24 +165,6 @@ func (ck *checker) records(n ast.Node, depth int) bool {
 	return found
 }
 
-// logPkgs are logging packages by path prefix: any call into them logs.
-var logPkgs = []string{
-	"log", "log/slog", "golang.org/x/exp/slog", "go.uber.org/zap", "github.com/rs/zerolog",
-	"github.com/sirupsen/logrus", "k8s.io/klog", "github.com/go-logr/logr", "github.com/hashicorp/go-hclog",
-	"github.com/charmbracelet/log", "github.com/go-kit/log", "github.com/go-kit/kit/log", "github.com/apex/log",
-	"github.com/inconshreveable/log15", "github.com/golang/glog",
-}
-
-// logPkg reports a logging package (or one of its subpackages).
-func logPkg(path string) bool {
-	for _, p := range logPkgs {
-		if path == p || strings.HasPrefix(path, p+"/") {
-			return true
-		}
-	}
-	return false
-}
-
 // telemetryPkgs are metric and trace packages by path fragment.
 var telemetryPkgs = []string{
 	"prometheus", "go.opentelemetry.io/otel", "opentracing", "statsd", "datadog-go", "expvar", "go-metrics", "/metrics",
@@ -212,7 +194,7 @@ func (ck *checker) recordCall(call *ast.CallExpr) bool {
 		case "testing":
 			return true
 		}
-		if logPkg(path) {
+		if retrymodel.LogPackage(path) {
 			return true
 		}
 		for _, p := range telemetryPkgs {
