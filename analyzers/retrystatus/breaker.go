@@ -330,16 +330,25 @@ func (ck *checker) handBreakers() {
 		}
 		seen[hc.Field] = true
 		opens := "the bound " + types.ExprString(hc.Trip)
+		if hc.Past {
+			opens = "one failure past " + types.ExprString(hc.Trip)
+		}
 		if hc.TripAfter > 0 {
 			opens = fmt.Sprintf("%d failures", hc.TripAfter)
+		}
+		what := types.ExprString(hc.Call.Fun)
+		related := []analysis.RelatedInformation{{Pos: hc.Gate, Message: "later calls turned away here"}, {Pos: hc.Call.Pos(), Message: "the counted call"}}
+		if hc.Handed.IsValid() {
+			what += " (the remote call handed in at " + ck.short(hc.Handed) + ")"
+			related = append(related, analysis.RelatedInformation{Pos: hc.Handed, Message: "the remote call handed in"})
 		}
 		ck.pass.Report(analysis.Diagnostic{
 			Pos:      hc.Count.Pos(),
 			End:      hc.Count.End(),
 			Category: "breaker-counts-cancel",
 			Message: fmt.Sprintf("the hand-rolled breaker counts the caller's cancellation as a failure of the dependency: every error of %s, which runs on %s, the caller's context, is counted in %s with no test for context.Canceled or DeadlineExceeded, and at %s it turns later calls away (at %s), so callers that give up open it for every caller; leave context errors out before counting",
-				types.ExprString(hc.Call.Fun), hc.Ctx, hc.Field.Name(), opens, ck.short(hc.Gate)),
-			Related: []analysis.RelatedInformation{{Pos: hc.Gate, Message: "later calls turned away here"}, {Pos: hc.Call.Pos(), Message: "the counted call"}},
+				what, hc.Ctx, hc.Field.Name(), opens, ck.short(hc.Gate)),
+			Related: related,
 		})
 	}
 }

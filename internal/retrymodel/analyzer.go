@@ -79,6 +79,8 @@ type Result struct {
 	// sentResp: returnsSentResponse's answers (dropresp.go); false
 	// while one is being worked out, so a recursion stops.
 	sentResp map[*types.Func]bool
+	// handed: the parameters handedRemote is following (handed.go).
+	handed map[*types.Var]bool
 
 	// writes: every variable's writes (written.go).
 	writes map[*types.Var]*written

@@ -347,8 +347,9 @@ func onlyNilIsSuccess(info *types.Info, e ast.Expr) bool {
 }
 
 // Remote reports whether n (a function body) makes a remote call: a
-// primitive, a function whose summary is remote, or a client or SDK call
-// the model counts as a remote layer.
+// primitive, a function whose summary is remote, a client or SDK call
+// the model counts as a remote layer, or a call of a func value or an
+// interface method that is remote by what it runs (handed.go).
 func (r *Result) Remote(n ast.Node) bool {
 	found := false
 	ast.Inspect(n, func(x ast.Node) bool {
@@ -367,6 +368,10 @@ func (r *Result) Remote(n ast.Node) bool {
 			if ff := r.Func(fn); ff != nil && ff.Remote {
 				found = true
 			}
+		} else if r.handedRemote(call) != nil {
+			found = true // f(ctx): what the callers hand it is remote (handed.go)
+		} else if _, ok := r.implRemote(call); ok {
+			found = true
 		}
 		return !found
 	})

@@ -6,6 +6,7 @@ import (
 	"go/types"
 
 	"golang.org/x/tools/go/ast/astutil"
+	"golang.org/x/tools/go/types/typeutil"
 )
 
 // This file holds hand-rolled circuit breakers: a failure counter (an
@@ -37,9 +38,14 @@ type HandCount struct {
 	Field *types.Var    // the counter
 	Ctx   string        // the caller's context the call runs on
 	Gate  token.Pos     // where later calls are turned away
-	Trip  ast.Expr      // the bound, as written
+	// Handed is where the remote value comes from when the call is of
+	// a func parameter (f(ctx)): a caller's argument (handed.go).
+	Handed token.Pos
+	Trip   ast.Expr // the bound, as written
 	// TripAfter is the bound as a number of failures, when constant.
 	TripAfter int64
+	// Past: the count opens one failure past Trip (failures > limit).
+	Past bool
 }
 
 // HandCounts returns the remote calls on a caller's context whose every
@@ -113,7 +119,7 @@ func (r *Result) HandCounts() []HandCount {
 				}
 			case *ast.IfStmt:
 				v, bound, strict := r.counterBound(n.Cond)
-				if v != nil && opensOrLeaves(n.Body) {
+				if v != nil && r.opensOrLeaves(n.Body) {
 					u := use(v)
 					if u.trip == nil {
 						u.trip, u.strict = bound, strict
@@ -146,18 +152,11 @@ func (r *Result) HandCounts() []HandCount {
 			if uses[v] == nil {
 				return true
 			}
-			ast.Inspect(ifs.Body, func(m ast.Node) bool {
-				if as, ok := m.(*ast.AssignStmt); ok {
-					for _, lhs := range as.Lhs {
-						if sel, ok := astutil.Unparen(lhs).(*ast.SelectorExpr); ok {
-							if s, ok := info.Uses[sel.Sel].(*types.Var); ok && s.IsField() && s != v {
-								opened[s] = v
-							}
-						}
-					}
+			for _, s := range r.fieldsSet(ifs.Body, 1) {
+				if s != v {
+					opened[s] = v
 				}
-				return true
-			})
+			}
 			return true
 		})
 	}
@@ -215,7 +214,7 @@ func (r *Result) HandCounts() []HandCount {
 					return
 				}
 			}
-			hc := HandCount{Call: call, Count: count, Field: v, Ctx: ctx, Gate: gate, Trip: u.trip}
+			hc := HandCount{Call: call, Count: count, Field: v, Ctx: ctx, Gate: gate, Trip: u.trip, Past: u.strict, Handed: r.HandedAt(call)}
 			if k, ok := constInt(info, u.trip); ok {
 				hc.TripAfter = k
 				if u.strict {
@@ -286,26 +285,50 @@ func (r *Result) levelOf(x ast.Expr) *types.Var {
 	return r.counterField(x)
 }
 
-// opensOrLeaves reports a branch that assigns a field (opens a state) or
-// returns.
-func opensOrLeaves(body *ast.BlockStmt) bool {
+// opensOrLeaves reports a branch that returns or opens a state: assigns
+// a field, itself or in a method of the package it calls (b.trip()).
+func (r *Result) opensOrLeaves(body *ast.BlockStmt) bool {
 	found := false
 	ast.Inspect(body, func(n ast.Node) bool {
-		switch n := n.(type) {
+		switch n.(type) {
 		case *ast.FuncLit:
 			return false
 		case *ast.ReturnStmt:
 			found = true
-		case *ast.AssignStmt:
-			for _, lhs := range n.Lhs {
-				if _, ok := astutil.Unparen(lhs).(*ast.SelectorExpr); ok {
-					found = true
-				}
-			}
 		}
 		return !found
 	})
-	return found
+	return found || len(r.fieldsSet(body, 1)) > 0
+}
+
+// fieldsSet returns the struct fields a block assigns, itself or, depth
+// levels down, in the package functions it calls: the state a breaker's
+// trip opens, whether written inline or in an open() method.
+func (r *Result) fieldsSet(body ast.Node, depth int) []*types.Var {
+	info := r.pass.TypesInfo
+	var out []*types.Var
+	ast.Inspect(body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.AssignStmt:
+			for _, lhs := range n.Lhs {
+				if sel, ok := astutil.Unparen(lhs).(*ast.SelectorExpr); ok {
+					if s, ok := info.Uses[sel.Sel].(*types.Var); ok && s.IsField() {
+						out = append(out, s)
+					}
+				}
+			}
+		case *ast.CallExpr:
+			if depth > 0 {
+				if d := r.Decl(r.Callee(n)); d != nil && d.Body != nil && d.Body != body {
+					out = append(out, r.fieldsSet(d.Body, depth-1)...)
+				}
+			}
+		}
+		return true
+	})
+	return out
 }
 
 // endsInReturn reports a branch whose last statement returns.
@@ -359,8 +382,8 @@ func (r *Result) countedCalls(fd *ast.FuncDecl, f func(*ast.CallExpr, *ast.Block
 				delete(calls, v)
 			}
 		case *ast.IfStmt:
-			b, ok := astutil.Unparen(n.Cond).(*ast.BinaryExpr)
-			if !ok || (b.Op != token.NEQ && b.Op != token.EQL) || !isNil(info, b.Y) {
+			b := errTestOf(info, n.Cond)
+			if b == nil {
 				return true
 			}
 			id, ok := astutil.Unparen(b.X).(*ast.Ident)
@@ -380,6 +403,30 @@ func (r *Result) countedCalls(fd *ast.FuncDecl, f func(*ast.CallExpr, *ast.Block
 		}
 		return true
 	})
+}
+
+// errTestOf returns the nil test of an error that cond is, or that
+// decides it as an operand of ||: `err != nil || resp.StatusCode >= 500`
+// takes its branch on every error. An == test stands alone: its else
+// branch is the error's only when nothing else is tested.
+func errTestOf(info *types.Info, cond ast.Expr) *ast.BinaryExpr {
+	b, ok := astutil.Unparen(cond).(*ast.BinaryExpr)
+	if !ok {
+		return nil
+	}
+	if b.Op == token.LOR {
+		if t := errTestOf(info, b.X); t != nil && t.Op == token.NEQ {
+			return t
+		}
+		if t := errTestOf(info, b.Y); t != nil && t.Op == token.NEQ {
+			return t
+		}
+		return nil
+	}
+	if (b.Op != token.NEQ && b.Op != token.EQL) || !isNil(info, b.Y) {
+		return nil
+	}
+	return b
 }
 
 // countIn finds the counting in branch: an increment or append of a
@@ -433,13 +480,15 @@ func (r *Result) namesCtxErr(n ast.Node, depth int) bool {
 				found = true
 			}
 		case *ast.CallExpr:
+			if m, ok := typeutil.Callee(info, e).(*types.Func); ok && m.Name() == "Err" && RecvName(m) == "Context" {
+				found = true // ctx.Err(): an interface call, no static callee
+				break
+			}
 			fn := r.Callee(e)
 			if fn == nil {
 				break
 			}
-			if fn.Name() == "Err" && RecvName(fn) == "Context" {
-				found = true
-			} else if d := r.Decl(fn); depth < 2 && d != nil && d.Body != nil && r.namesCtxErr(d.Body, depth+1) {
+			if d := r.Decl(fn); depth < 2 && d != nil && d.Body != nil && r.namesCtxErr(d.Body, depth+1) {
 				found = true
 			}
 		}
