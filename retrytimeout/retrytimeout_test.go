@@ -211,3 +211,11 @@ func TestDurationFunc(t *testing.T) {
 func TestGuardRound(t *testing.T) {
 	analysistest.Run(t, testdata(t), retrytimeout.Analyzer, "./guardround")
 }
+
+// TestPolicyObject: a retry whose bound and waits are methods of a policy
+// object (s.Max(), s.Delay(attempt)) and whose success is a 2xx written
+// into another package's record is a retry; a walk over an object's
+// elements (e.Len(), e.At(i)) and a poll for a ready flag are not.
+func TestPolicyObject(t *testing.T) {
+	analysistest.Run(t, testdata(t), retrytimeout.Analyzer, "./policyobj")
+}

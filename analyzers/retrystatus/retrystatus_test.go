@@ -326,3 +326,17 @@ func TestOverloadGap(t *testing.T) {
 	}
 	analysistest.Run(testmod.Shared{T: t, Skip: func(kind, _ string) bool { return kind == "fact" }}, dir, retrystatus.Analyzer, "./overload/...")
 }
+
+// TestProtocolResult: a retry whose operation returns an error type of the
+// protocol's own (type Result error), whose success is the protocol's
+// predicate (IsAck, true for nil, read from its fact) and whose pause is a
+// ticker made for each wait is a retry, and its classifier is read; a
+// ticker made before the loop that reads it is a poll.
+func TestProtocolResult(t *testing.T) {
+	testmod.Download(t, "testdata")
+	dir, err := filepath.Abs("testdata")
+	if err != nil {
+		t.Fatal(err)
+	}
+	analysistest.Run(t, dir, retrystatus.Analyzer, "./acked/...")
+}

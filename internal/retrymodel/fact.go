@@ -68,6 +68,10 @@ type FuncFact struct {
 	// CancelAccessor: a method that gives out its receiver's cancellation
 	// (a context field that can be done, its Done channel; cancel.go).
 	CancelAccessor bool
+	// OnSuccess is Yes for a bool function handed an error that answers
+	// true when the error is nil, tested as such (IsACK(err)): a success
+	// test wherever it is called (summary.go's ackPred).
+	OnSuccess Tri
 	// Detached: the function returns a context that no cancellation of
 	// the one it is given reaches (Detaches; context.WithoutCancel in a
 	// wrapper). CtxParam is 1 + the index of the context parameter its
@@ -130,11 +134,14 @@ func (f *FuncFact) String() string {
 	if f.CancelAccessor {
 		parts = append(parts, "cancel accessor")
 	}
+	if f.OnSuccess == Yes {
+		parts = append(parts, "true on success")
+	}
 	return strings.Join(parts, "; ")
 }
 
 func (f *FuncFact) empty() bool {
-	return len(f.Chains) == 0 && len(f.Made) == 0 && !f.Remote && !f.Waiter && !f.RetryAfter && f.P99 == 0 && !f.Pipeline && f.RetriesParam == 0 && f.ReturnsRetrier == 0 && f.GuardArg == 0 && len(f.WaitTable) == 0 && len(f.DurTable) == 0 && !f.CancelAccessor && !f.Detached && f.CtxParam == 0
+	return len(f.Chains) == 0 && len(f.Made) == 0 && !f.Remote && !f.Waiter && !f.RetryAfter && f.P99 == 0 && !f.Pipeline && f.RetriesParam == 0 && f.ReturnsRetrier == 0 && f.GuardArg == 0 && len(f.WaitTable) == 0 && len(f.DurTable) == 0 && !f.CancelAccessor && !f.Detached && f.CtxParam == 0 && f.OnSuccess == Unknown
 }
 
 // A Chain is a stack of nested retry layers reached from a function.

@@ -199,11 +199,11 @@ func (p *pkgCtx) walksCollection(f *ast.ForStmt, waits []waitSite) bool {
 		obj := types.ExprString(sel.X)
 		return contains(f.Body, func(n ast.Node) bool {
 			rc, ok := n.(*ast.CallExpr)
-			if !ok || inWait(rc) {
+			if !ok || inWait(rc) || len(rc.Args) != 1 || !isI(rc.Args[0]) {
 				return false
 			}
 			rs, ok := astutil.Unparen(rc.Fun).(*ast.SelectorExpr)
-			return ok && rs != sel && types.ExprString(rs.X) == obj && slices.ContainsFunc(rc.Args, isI)
+			return ok && rs != sel && types.ExprString(rs.X) == obj && handsOutElem(p.info.TypeOf(rc))
 		})
 	}
 	if len(call.Args) != 1 {
@@ -230,6 +230,21 @@ func (p *pkgCtx) walksCollection(f *ast.ForStmt, waits []waitSite) bool {
 		ix, ok := n.(*ast.IndexExpr)
 		return ok && types.ExprString(ix.X) == coll && !inWait(ix) && isI(ix.Index)
 	})
+}
+
+// handsOutElem reports the result of an element read, obj.At(i): one
+// value that is not a number or a bool. A retry policy object read by the
+// attempt (s.Delay(attempt) a duration, s.ShouldRetry(attempt, ...) a
+// verdict) hands out no element, though its bound is s.Max() as well.
+func handsOutElem(t types.Type) bool {
+	if t == nil {
+		return false
+	}
+	if _, isTuple := t.(*types.Tuple); isTuple {
+		return false
+	}
+	b, ok := t.Underlying().(*types.Basic)
+	return !ok || b.Info()&(types.IsNumeric|types.IsBoolean) == 0
 }
 
 // counted: a loop without a wait is a retry candidate only when a counter
@@ -812,6 +827,11 @@ func (p *pkgCtx) condIs(cond ast.Expr, s *loopShape, _ bool) path {
 			}
 		}
 	case *ast.CallExpr:
+		// isACK(err): a predicate whose summary answers true for a nil
+		// error holds when the operation succeeded.
+		if p.errPredOnSuccess(c, s) == Yes {
+			return successPath
+		}
 		// isRetryable(err), errors.Is(err, ...), errors.As(err, &e)
 		for _, a := range c.Args {
 			if p.mentionsErr(a, s) {
@@ -1677,9 +1697,23 @@ func (p *pkgCtx) identVar(id *ast.Ident) *types.Var {
 	return v
 }
 
+// isErrorType reports an error result: error itself, or an interface type
+// that is one by its methods (type Result error, interface{ error;
+// Temporary() bool }), nil when the call succeeded all the same.
 func isErrorType(t types.Type) bool {
-	return t != nil && types.Identical(t, types.Universe.Lookup("error").Type())
+	if t == nil {
+		return false
+	}
+	if types.Identical(t, errorType) {
+		return true
+	}
+	if _, ok := t.Underlying().(*types.Interface); ok {
+		return types.Implements(t, errorType.Underlying().(*types.Interface))
+	}
+	return false
 }
+
+var errorType = types.Universe.Lookup("error").Type()
 
 func isNil(info *types.Info, e ast.Expr) bool {
 	tv, ok := info.Types[e]

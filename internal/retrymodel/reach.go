@@ -212,6 +212,9 @@ func (p *pkgCtx) summarize() {
 		}
 		f.Pipeline = p.dirs.IsPipeline(decl)
 		f.CancelAccessor = p.res.exportsAccessor(fn)
+		if fn.Exported() {
+			f.OnSuccess = p.ackPred(fn) // read by other packages' loops (errPredOnSuccess)
+		}
 		if o := p.res.ctxResult(fn); o.detached {
 			f.Detached = true
 		} else if o.param >= 0 {

@@ -120,7 +120,7 @@ func rootStatus(obj types.Object) bool {
 
 // varStatus: a variable or field is a status when a root says so, or when
 // some value the package writes to it is one; another package's field by
-// its fact.
+// its fact, or else by what this package writes to it.
 func (r *Result) varStatus(v *types.Var, depth int) StatusKind {
 	if rootStatus(v) {
 		return HTTPStatus
@@ -130,7 +130,12 @@ func (r *Result) varStatus(v *types.Var, depth int) StatusKind {
 		if v.Pkg() != nil && r.pass.ImportObjectFact(v, &f) {
 			return f.Kind
 		}
-		return NoStatus
+		if !v.IsField() {
+			return NoStatus
+		}
+		// A field of another package's type that this package fills
+		// (attempt.StatusCode = resp.StatusCode, for a record its
+		// declaring package only holds): what is written here says.
 	}
 	if k, ok := r.statusMemo[v]; ok {
 		return k

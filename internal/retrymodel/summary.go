@@ -5,6 +5,7 @@ import (
 	"go/constant"
 	"go/token"
 	"go/types"
+	"slices"
 	"time"
 
 	"golang.org/x/tools/go/ast/astutil"
@@ -276,6 +277,74 @@ func (p *pkgCtx) predOnSuccess(fn *types.Func) Tri {
 	t, _, _ := evalStmts(successEval{p, s}, decl.Body.List)
 	p.preds[fn] = t
 	return t
+}
+
+// errPredOnSuccess is what a predicate handed the loop's error answers
+// when the operation succeeded (its error nil): by its body here, by its
+// FuncFact for another package's (protocol.IsACK(result), true for nil).
+func (p *pkgCtx) errPredOnSuccess(c *ast.CallExpr, s *loopShape) Tri {
+	fn := typeutil.StaticCallee(p.info, c)
+	if fn == nil || !slices.ContainsFunc(c.Args, func(a ast.Expr) bool { return p.mentionsErr(a, s) }) {
+		return Unknown
+	}
+	if fn.Pkg() == p.pass.Pkg {
+		return p.ackPred(fn)
+	}
+	if ff := p.res.Func(fn); ff != nil {
+		return ff.OnSuccess
+	}
+	return Unknown
+}
+
+// ackPred is Yes for a predicate that says a nil error is a success in so
+// many words: it tests its error parameter against nil and answers true
+// there (IsACK: "nil also means ACK"). A classifier only ever handed a
+// failure (retryable(err) = !errors.Is(err, io.ErrUnexpectedEOF)) may
+// answer true for nil by accident: that makes it no success test.
+func (p *pkgCtx) ackPred(fn *types.Func) Tri {
+	fn = fn.Origin()
+	decl := p.res.decls[fn]
+	if decl == nil || decl.Body == nil || !errPredicate(fn) || p.predOnSuccess(fn) != Yes {
+		return Unknown
+	}
+	sig := fn.Type().(*types.Signature)
+	nilTested := contains(decl.Body, func(n ast.Node) bool {
+		b, ok := n.(*ast.BinaryExpr)
+		if !ok || b.Op != token.EQL {
+			return false
+		}
+		for _, side := range []ast.Expr{b.X, b.Y} {
+			id, ok := astutil.Unparen(side).(*ast.Ident)
+			if !ok || !isNil(p.info, other(b, side)) {
+				continue
+			}
+			for i := 0; i < sig.Params().Len(); i++ {
+				if v := sig.Params().At(i); isErrorType(v.Type()) && p.info.Uses[id] == v {
+					return true
+				}
+			}
+		}
+		return false
+	})
+	if !nilTested {
+		return Unknown
+	}
+	return Yes
+}
+
+// errPredicate reports a function of bool result handed an error: the
+// functions whose answer on success a FuncFact carries.
+func errPredicate(fn *types.Func) bool {
+	sig, _ := fn.Type().(*types.Signature)
+	if sig == nil || sig.Results().Len() == 0 || !isBool(sig.Results().At(0).Type()) {
+		return false
+	}
+	for i := 0; i < sig.Params().Len(); i++ {
+		if isErrorType(sig.Params().At(i).Type()) {
+			return true
+		}
+	}
+	return false
 }
 
 // successEval reads a classifier on the success path: locals and calls do

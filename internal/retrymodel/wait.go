@@ -89,7 +89,10 @@ func (p *pkgCtx) waitsIn(root ast.Node) []waitSite {
 			if inSelect[n] {
 				return true
 			}
-			fn := typeutil.StaticCallee(p.info, n)
+			// A method of an interface whose one implementation in the
+			// package is a sleep helper (c.handler.Delay(...) with the
+			// package's DefaultHandler) waits as that method does.
+			fn := p.res.Callee(n)
 			if fn == nil {
 				if w, ok := p.funcValueWait(n); ok { // funcwait.go
 					out = append(out, w)
@@ -256,6 +259,13 @@ func (p *pkgCtx) recvWait(ch ast.Expr) (waitSite, bool) {
 	}
 	switch named.Obj().Name() {
 	case "Ticker":
+		if id, ok := astutil.Unparen(sel.X).(*ast.Ident); ok {
+			if d := p.tickerOnce(id, ch); d != nil {
+				// t := time.NewTicker(d) made where it is read: the
+				// first tick, d from now, is all it waits for.
+				return waitSite{dur: d, cancellable: No}, true
+			}
+		}
 		return waitSite{ticker: true}, true
 	case "Timer":
 		w := waitSite{cancellable: No}
@@ -294,6 +304,36 @@ func (p *pkgCtx) constructorArg(id *ast.Ident, pkg, ctor string) ast.Expr {
 		})
 	}
 	return arg
+}
+
+// tickerOnce finds d in t := time.NewTicker(d) when the ticker is read
+// (recv) in the same turn it is made: no loop holds the read that does
+// not hold the NewTicker too, so each ticker fires once for the reader, a
+// timer in all but name. A ticker made before the loop that reads it
+// ticks for every turn: a poll.
+func (p *pkgCtx) tickerOnce(id *ast.Ident, recv ast.Node) ast.Expr {
+	d := p.constructorArg(id, "time", "NewTicker")
+	if d == nil {
+		return nil
+	}
+	for _, f := range p.pass.Files {
+		if f.Pos() > recv.Pos() || recv.End() > f.End() {
+			continue
+		}
+		path, _ := astutil.PathEnclosingInterval(f, recv.Pos(), recv.End())
+		for _, n := range path {
+			switch n := n.(type) {
+			case *ast.FuncDecl, *ast.FuncLit:
+				return d // the function's own body: made and read once
+			case *ast.ForStmt, *ast.RangeStmt:
+				if d.Pos() < n.Pos() || d.End() > n.End() {
+					return nil // made outside the loop that reads it
+				}
+				return d
+			}
+		}
+	}
+	return nil
 }
 
 // timerDuration finds d in t := time.NewTimer(d).
