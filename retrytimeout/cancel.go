@@ -172,7 +172,7 @@ func (c *checker) uncancellable(n ast.Node) (waitSite, bool) {
 	info := c.pass.TypesInfo
 	switch n := n.(type) {
 	case *ast.CallExpr:
-		fn := typeutil.StaticCallee(info, n)
+		fn := c.res.Callee(n) // also a method of the package's one implementation of an interface
 		if fn == nil {
 			// r.sleep(d): a func value the package gives only sleepers
 			// that ignore cancellation (retrymodel/funcwait.go).
@@ -186,7 +186,9 @@ func (c *checker) uncancellable(n ast.Node) (waitSite, bool) {
 			w.stmt, w.timePkg = c.ownStatement(n), timeQualifier(n)
 			return w, true
 		}
-		if ff := c.res.Func(fn); ff != nil && ff.Waiter && !ff.Cancellable {
+		// A helper that sleeps for a duration it is given, or that it
+		// works out from the attempt it is given (a schedule: WaitTable).
+		if ff := c.res.Func(fn); ff != nil && (ff.Waiter || len(ff.WaitTable) > 0) && !ff.Cancellable {
 			return waitSite{node: n, what: "sleep helper " + retrymodel.FuncName(fn)}, true
 		}
 	case *ast.UnaryExpr:

@@ -110,9 +110,11 @@
 // often in another package; the suggested fix multiplies by the unit.
 //
 // wait ignores cancellation: time.Sleep (or a bare <-time.After, a select
-// on timers only, a sleep helper that ignores its context, a func field or
-// variable the package gives only such sleepers, as r.sleep set to
-// time.Sleep) between attempts, where the code can observe a cancellation
+// on timers only, a sleep helper that ignores its context, whether handed
+// the duration or working it out from the attempt (pause(attempt)), called
+// directly or through an interface whose one implementation in the package
+// it is, a func field or variable the package gives only such sleepers, as
+// r.sleep set to time.Sleep) between attempts, where the code can observe a cancellation
 // that can happen. What can cancel it is the retry model's answer, by
 // where values come from: a context variable in scope, an *http.Request
 // it was handed (req.Context()), or, one or two fields down from the

@@ -219,3 +219,10 @@ func TestGuardRound(t *testing.T) {
 func TestPolicyObject(t *testing.T) {
 	analysistest.Run(t, testdata(t), retrytimeout.Analyzer, "./policyobj")
 }
+
+// TestInterfaceWait: a wait through an interface whose one implementation
+// in the package sleeps is that sleep; with two implementations, one of
+// which honours ctx, it is not known and not reported.
+func TestInterfaceWait(t *testing.T) {
+	analysistest.Run(t, testdata(t), retrytimeout.Analyzer, "./ifacewait", "./ifacewait2")
+}
