@@ -620,7 +620,11 @@ func (p *pkgCtx) keepRetried(loop ast.Node, body *ast.BlockStmt, cond ast.Expr, 
 					}
 					return true
 				}
-				if !p.blockLeaves(ifs.Body, nil) || p.callsSelf(ifs.Body, s.self) || p.continuesOrWaits(ifs.Body, loop) {
+				// A failure branch that does not leave goes round, unless
+				// the statements after it leave in any case: a test nested
+				// in a branch that then returns (if err != nil { if
+				// timeout(err) { mark() }; return err }) retries nothing.
+				if !p.blockLeaves(ifs.Body, nil) && !p.leavesAfter(after[ifs], loop) || p.callsSelf(ifs.Body, s.self) || p.continuesOrWaits(ifs.Body, loop) {
 					retried[v] = true
 				}
 			case successPath:
