@@ -21,7 +21,8 @@ import (
 // Quiet: a stream read inside the retried region (its error can feed the
 // decision), handed to a function there (which may read it), and a stream
 // returned to a caller in this package that opens it inside a retry of its
-// own or returned by an exported function (the error is deliberately the
+// own or returned by an exported function, or by a method that serves an
+// exported interface of the package (the error is deliberately the
 // caller's to retry, and another package's callers are not seen here).
 
 // streams reports l's retried region opening a stream it never reads.
@@ -69,7 +70,36 @@ func exported(fn *types.Func) bool {
 		t = p.Elem()
 	}
 	n, ok := t.(*types.Named)
-	return !ok || n.Obj().Exported()
+	return !ok || n.Obj().Exported() || servesExportedIface(fn, n)
+}
+
+// servesExportedIface reports a method of an unexported type that
+// implements an exported interface of its package with it (a retrying
+// decorator behind the package's Provider interface): other packages call
+// it through the interface.
+func servesExportedIface(fn *types.Func, n *types.Named) bool {
+	pkg := n.Obj().Pkg()
+	if pkg == nil {
+		return false
+	}
+	scope := pkg.Scope()
+	for _, name := range scope.Names() {
+		tn, ok := scope.Lookup(name).(*types.TypeName)
+		if !ok || !tn.Exported() {
+			continue
+		}
+		iface, ok := tn.Type().Underlying().(*types.Interface)
+		if !ok || iface.NumMethods() == 0 {
+			continue
+		}
+		if !slices.ContainsFunc(slices.Collect(iface.Methods()), func(m *types.Func) bool { return m.Name() == fn.Name() }) {
+			continue
+		}
+		if types.Implements(n, iface) || types.Implements(types.NewPointer(n), iface) {
+			return true
+		}
+	}
+	return false
 }
 
 // callText renders a call's function as written: client.CreateChatCompletionStream.
