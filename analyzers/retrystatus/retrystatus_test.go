@@ -331,7 +331,9 @@ func TestOverloadGap(t *testing.T) {
 // protocol's own (type Result error), whose success is the protocol's
 // predicate (IsAck, true for nil, read from its fact) and whose pause is a
 // ticker made for each wait is a retry, and its classifier is read; a
-// ticker made before the loop that reads it is a poll.
+// ticker made before the loop that reads it is a poll (Watch, which the
+// waits-first rule also keeps quiet: it does not go red on the ticker
+// rule alone).
 func TestProtocolResult(t *testing.T) {
 	testmod.Download(t, "testdata")
 	dir, err := filepath.Abs("testdata")
