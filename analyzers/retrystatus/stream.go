@@ -92,8 +92,8 @@ func servesExportedIface(fn *types.Func, n *types.Named) bool {
 		if !ok || iface.NumMethods() == 0 {
 			continue
 		}
-		if !slices.ContainsFunc(slices.Collect(iface.Methods()), func(m *types.Func) bool { return m.Name() == fn.Name() }) {
-			continue
+		if m, _, _ := types.LookupFieldOrMethod(iface, false, pkg, fn.Name()); m == nil {
+			continue // fn is no method of this interface
 		}
 		if types.Implements(n, iface) || types.Implements(types.NewPointer(n), iface) {
 			return true

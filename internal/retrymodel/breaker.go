@@ -365,9 +365,7 @@ func (r *Result) Remote(n ast.Node) bool {
 		} else if isRemoteCall(r.pass.TypesInfo, call) {
 			found = true
 		} else if fn := r.Callee(call); fn != nil {
-			if ff := r.Func(fn); ff != nil && ff.Remote {
-				found = true
-			}
+			found = r.funcRemote(fn)
 		} else if r.handedRemote(call) != nil {
 			found = true // f(ctx): what the callers hand it is remote (handed.go)
 		} else if _, ok := r.implRemote(call); ok {
