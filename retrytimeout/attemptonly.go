@@ -79,15 +79,22 @@ func (c *checker) attemptOnly(l *retrymodel.Layer) string {
 			describe(l), n, len(l.Waits))
 	}
 	ws, ok := knownWaits(l)
-	if !ok {
-		ws, ok = c.prodWaits(l)
+	last := time.Duration(0) // the wait after the last failure, when the loop has one
+	if ok {
+		last = pol.LastWait
+	} else {
+		ws, last, ok = c.prodWaits(l)
 	}
 	if ok {
-		total := sum(ws)
+		total := sum(ws) + last
 		if total <= minWorthBounding {
 			return ""
 		}
-		s := fmt.Sprintf("%s makes %d attempts with waits %s and nothing bounds it in time: worst case %s of waiting", describe(l), n, waitList(ws), fmtDur(total))
+		list := waitList(ws)
+		if last > 0 {
+			list += fmt.Sprintf(", then %s after the last failure,", fmtDur(last))
+		}
+		s := fmt.Sprintf("%s makes %d attempts with waits %s and nothing bounds it in time: worst case %s of waiting", describe(l), n, list, fmtDur(total))
 		if pol.Jitter == retrymodel.Yes {
 			s += " before jitter"
 		}
@@ -103,6 +110,9 @@ func (c *checker) attemptOnly(l *retrymodel.Layer) string {
 		// still be one of a few constants (a switch on the attempt).
 		if ds, ok := c.waitChoices(l); ok {
 			most := time.Duration(n-1) * ds[len(ds)-1]
+			if pol.WaitsAfterLast {
+				most += ds[len(ds)-1] // it waits after the last failure too
+			}
 			if most <= minWorthBounding {
 				return ""
 			}
@@ -120,10 +130,14 @@ func (c *checker) attemptOnly(l *retrymodel.Layer) string {
 		if d, ok := c.constWait(l); ok && allEqual(ws) && ws[0] == d {
 			// One wait of a constant duration: the prefix listed is the
 			// whole schedule's pattern, and the total is exact.
-			if time.Duration(n-1)*d <= minWorthBounding {
+			k, after := n-1, ""
+			if pol.WaitsAfterLast {
+				k, after = n, " (one after the last failure)"
+			}
+			if time.Duration(k)*d <= minWorthBounding {
 				return ""
 			}
-			s += fmt.Sprintf(": %d waits of %s add up to %s", n-1, fmtDur(d), fmtDur(time.Duration(n-1)*d))
+			s += fmt.Sprintf(": %d waits of %s%s add up to %s", k, fmtDur(d), after, fmtDur(time.Duration(k)*d))
 			return s + ", whatever the caller's deadline"
 		}
 		s += fmt.Sprintf(": waits %s, ... add up to more than %s", waitList(ws), fmtDur(sum(ws)))

@@ -43,7 +43,7 @@ func (c *checker) uncancellableWait(l *retrymodel.Layer, attemptOnly string) boo
 			return false
 		}
 	} else if pol := &l.Policy; pol.WaitsKnown && len(pol.Waits) > 0 && attemptOnly == "" {
-		var total time.Duration
+		total := pol.LastWait // a wait after the last failure costs the caller too
 		for _, w := range pol.Waits {
 			total += w
 		}
@@ -57,7 +57,7 @@ func (c *checker) uncancellableWait(l *retrymodel.Layer, attemptOnly string) boo
 			return false
 		}
 	}
-	if ws, ok := c.prodWaits(l); ok && attemptOnly == "" && sum(ws) <= minWorthBounding {
+	if ws, last, ok := c.prodWaits(l); ok && attemptOnly == "" && sum(ws)+last <= minWorthBounding {
 		return false
 	}
 	// The same for the waits of the package's own defaults (a
@@ -140,6 +140,10 @@ func cancelLag(l *retrymodel.Layer) string {
 		return fmt.Sprintf(" (%s%s: a cancel is seen only when the wait ends, up to %s later)", prefix, waitList(ws), fmtDur(slices.Max(ws)))
 	}
 	if ws, ok := knownWaits(l); ok && len(ws) > 0 {
+		if last := l.Policy.LastWait; last > 0 {
+			// The wait after the last failure is waited through too.
+			return lag("waits ", append(slices.Clip(ws), last))
+		}
 		return lag("waits ", ws)
 	}
 	if len(l.Policy.Waits) > 0 {

@@ -21,6 +21,11 @@
 // waits are known the message gives the worst case they add up to; when
 // each wait is one of a few constants (a switch on the attempt), it gives
 // them and the bound they make ("each wait 1s, 2s or 4s ... up to 12s").
+// A loop that also waits after its last failed attempt (the wait follows
+// the attempt, the count is tested only in the for clause, and nothing on
+// the way tests the counter) spends that wait too before the caller sees
+// the error: it is named ("then 4s after the last failure") and counted
+// in the worst case and in the one-second floor.
 // Where the attempt count is not known, messages list only the first
 // waits and say so. A loop that waits at several places for different
 // times (1s after a network error, 2s after a 429) is described by its

@@ -31,7 +31,7 @@ func (c *checker) noJitter(l *retrymodel.Layer) {
 	} else if pol.Jitter == retrymodel.Unknown && len(pol.Waits) == 0 {
 		// Waits folded from production values are a fixed function of
 		// the attempt: no random part.
-		if _, ok := c.prodWaits(l); !ok {
+		if _, _, ok := c.prodWaits(l); !ok {
 			return
 		}
 	} else if pol.Jitter != retrymodel.No {
@@ -76,7 +76,7 @@ func (c *checker) noJitter(l *retrymodel.Layer) {
 		case pol.FixedWait != "":
 			// A package variable tests reassign keeps its production
 			// value, and that value is judged (prodwaits.go).
-			if pw, ok := c.prodWaits(l); ok {
+			if pw, _, ok := c.prodWaits(l); ok {
 				ws, known = pw, true
 			} else {
 				fixed = pol.FixedWait
@@ -87,7 +87,7 @@ func (c *checker) noJitter(l *retrymodel.Layer) {
 		ws, known = pol.DefaultWaits, true
 	}
 	if len(ws) == 0 && fixed == "" {
-		if ws, known = c.prodWaits(l); !known {
+		if ws, _, known = c.prodWaits(l); !known {
 			return // no wait between attempts, or waits not known to be positive
 		}
 	}

@@ -10,6 +10,7 @@ import (
 // the package variables its tests reassign (the model's
 // Policy.ProdWaits): the findings judge the schedule the program runs,
 // not what a _test.go file sets.
-func (c *checker) prodWaits(l *retrymodel.Layer) ([]time.Duration, bool) {
-	return l.Policy.ProdWaits, l.Policy.ProdWaits != nil
+// last is the production wait after the last failure, if the loop waits there.
+func (c *checker) prodWaits(l *retrymodel.Layer) (ws []time.Duration, last time.Duration, ok bool) {
+	return l.Policy.ProdWaits, l.Policy.ProdLastWait, l.Policy.ProdWaits != nil
 }

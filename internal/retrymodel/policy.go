@@ -62,7 +62,6 @@ func (p *pkgCtx) loopPolicy(l *Layer, n ast.Node, body *ast.BlockStmt, cond ast.
 	p.firstTurn = nil
 	pol := &l.Policy
 	ctr := p.attempts(pol, n, body, cond, s)
-	pol.ProdWaits = p.prodWaits(l, n, ctr)
 
 	// Waits: fold the first wait's duration for each turn.
 	var wait *waitSite
@@ -82,6 +81,8 @@ func (p *pkgCtx) loopPolicy(l *Layer, n ast.Node, body *ast.BlockStmt, cond ast.
 		if f, ok := n.(*ast.ForStmt); ok && waitFirst && p.opBeforeLoop(f, nil) {
 			waitFirst = false // the first wait follows the attempt before the loop
 		}
+		pol.WaitsAfterLast = p.waitsAfterLast(body, ctr, wait, l.Ops, waitFirst)
+		pol.ProdWaits, pol.ProdLastWait = p.prodWaits(l, n, ctr)
 		p.schedule(pol, wait, body, ctr, waitFirst)
 		p.hintlessWaits(pol, wait, body, ctr, waitFirst)
 		pol.Jitter = p.waitJitter(wait)
@@ -735,6 +736,11 @@ func (p *pkgCtx) schedule(pol *Policy, w *waitSite, body *ast.BlockStmt, ctr *co
 	if pol.Attempts.Known && pol.Attempts.N > 0 {
 		nwaits = int(min(pol.Attempts.N-1, maxSchedule))
 	}
+	// The wait after the last attempt is folded as one more turn.
+	turns := nwaits
+	if pol.WaitsAfterLast && pol.Attempts.Known && pol.Attempts.N > 0 && pol.Attempts.N-1 < maxSchedule {
+		turns++
+	}
 	// Variables the body grows each turn: delay *= 2, delay = min(delay*2, max).
 	grow := p.growingVars(body)
 	state := env{}
@@ -753,7 +759,7 @@ func (p *pkgCtx) schedule(pol *Policy, w *waitSite, body *ast.BlockStmt, ctr *co
 	spread := false
 	p.atLeast = false
 	defer func() { pol.WaitsAtLeast = len(pol.Waits) > 0 && p.atLeast }()
-	for k := 0; k < nwaits; k++ {
+	for k := 0; k < turns; k++ {
 		bind := env{}
 		for v, c := range state {
 			bind[v] = c
@@ -803,6 +809,10 @@ func (p *pkgCtx) schedule(pol *Policy, w *waitSite, body *ast.BlockStmt, ctr *co
 			}
 			state[v] = nv
 		}
+	}
+	if turns > nwaits && len(waits) == turns {
+		pol.LastWait = waits[nwaits]
+		waits, his = waits[:nwaits], his[:nwaits]
 	}
 	if len(waits) == 0 {
 		pol.Schedule = "waits " + types.ExprString(w.dur)

@@ -26,39 +26,47 @@ import (
 // prodWaits returns the waits of a loop `for i := K; i < N; i++` whose one
 // wait (time.Sleep, time.After, time.NewTimer) reads a variable the tests
 // reassign, folded with production values; nil when it does not apply or
-// a wait does not fold.
-func (p *pkgCtx) prodWaits(l *Layer, n ast.Node, ctr *counter) []time.Duration {
+// a wait does not fold. last is the wait after the last failure, when the
+// loop waits there too (Policy.WaitsAfterLast).
+func (p *pkgCtx) prodWaits(l *Layer, n ast.Node, ctr *counter) (ws []time.Duration, last time.Duration) {
 	fs, ok := n.(*ast.ForStmt)
 	if !ok || l.Kind != Loop || len(l.Waits) != 1 || ctr == nil || ctr.v == nil || !ctr.inHeader || !ctr.startOK {
-		return nil
+		return nil, 0
 	}
 	if inc, ok := fs.Post.(*ast.IncDecStmt); !ok || inc.Tok != token.INC || p.varOf(inc.X) != ctr.v {
-		return nil
+		return nil, 0
 	}
 	d := p.sleepDuration(l.Waits[0])
 	if d == nil || !p.readsShortened(d) {
-		return nil
+		return nil, 0
 	}
 	attempts, ok := l.Attempts()
 	if !ok {
-		return nil
+		return nil, 0
+	}
+	turns := attempts - 1
+	if l.Policy.WaitsAfterLast {
+		turns++
 	}
 	saved, savedAtLeast := p.fold, p.atLeast
 	p.fold, p.atLeast = p.prodFolder(), false
 	defer func() { p.fold, p.atLeast = saved, savedAtLeast }()
-	ws := make([]time.Duration, 0, attempts-1)
-	for k := int64(0); k < attempts-1; k++ {
+	ws = make([]time.Duration, 0, turns)
+	for k := int64(0); k < turns; k++ {
 		v, ok := p.eval(d, env{ctr.v: constant.MakeInt64(ctr.start + k)}, 0)
 		if !ok || p.atLeast {
-			return nil
+			return nil, 0
 		}
 		i, exact := constant.Int64Val(constant.ToInt(v))
 		if !exact {
-			return nil
+			return nil, 0
 		}
 		ws = append(ws, time.Duration(i))
 	}
-	return ws
+	if turns > attempts-1 {
+		return ws[:attempts-1], ws[attempts-1]
+	}
+	return ws, 0
 }
 
 // sleepDuration is the duration of the first time.Sleep, time.After or

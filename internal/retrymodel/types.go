@@ -131,6 +131,12 @@ type Policy struct {
 	// it above the schedule, as to a Retry-After); the list is the least
 	// the retry waits, so the time it needs to start is exact as a minimum.
 	WaitsAtLeast bool
+	// WaitsAfterLast: the loop also waits after its last attempt fails,
+	// before it gives up (lastwait.go); LastWait is that wait when known
+	// (0 otherwise). It is time no attempt uses, spent before the caller
+	// sees the error.
+	WaitsAfterLast bool
+	LastWait       time.Duration
 	// WaitsUpTo, when a random part spreads the waits, is the most each
 	// wait of Waits can be (Waits[i] to WaitsUpTo[i]); nil otherwise.
 	WaitsUpTo []time.Duration
@@ -143,7 +149,8 @@ type Policy struct {
 	// ProdWaits is the schedule folded with the production values of
 	// package variables the tests reassign, when the wait reads one
 	// (prodwaits.go); nil otherwise.
-	ProdWaits []time.Duration
+	ProdWaits    []time.Duration
+	ProdLastWait time.Duration // the production LastWait
 	// DefaultWaits is the schedule folded with the defaults the package
 	// gives exported config fields (a constructor's RetryInterval that a
 	// caller may replace), when Waits are not known without them; nil

@@ -13,9 +13,10 @@ type API struct{ retryBackoff time.Duration }
 
 func NewAPI() *API { return &API{retryBackoff: 100 * time.Millisecond} }
 
-// withRetry waits 100ms, 200ms, 300ms, 400ms: 1s in all, quiet.
+// withRetry waits 100ms, 200ms, 300ms, and 400ms after the last failure:
+// 1s in all, quiet.
 func (a *API) withRetry(ctx context.Context, f func(context.Context) (*http.Response, error)) (resp *http.Response, err error) {
-	for i := 0; i < 5; i++ {
+	for i := 0; i < 4; i++ {
 		resp, err = f(ctx)
 		if err != nil {
 			return nil, err
@@ -28,7 +29,8 @@ func (a *API) withRetry(ctx context.Context, f func(context.Context) (*http.Resp
 	return resp, err
 }
 
-// slowRetry waits 500ms three times: 1.5s in all.
+// slowRetry waits 500ms four times, the last after the last failure: 2s
+// in all.
 func slowRetry(ctx context.Context, f func(context.Context) (*http.Response, error)) (resp *http.Response, err error) {
 	for i := 0; i < 4; i++ {
 		resp, err = f(ctx)
@@ -38,22 +40,22 @@ func slowRetry(ctx context.Context, f func(context.Context) (*http.Response, err
 		if resp.StatusCode < 500 {
 			break
 		}
-		time.Sleep(500 * time.Millisecond) // want `wait ignores cancellation: .*also attempt-only: retry loop makes 4 attempts with waits 500ms, 500ms, 500ms and nothing bounds it in time: worst case 1.5s of waiting`
+		time.Sleep(500 * time.Millisecond) // want `wait ignores cancellation: .*also attempt-only: retry loop makes 4 attempts with waits 500ms, 500ms, 500ms, then 500ms after the last failure, and nothing bounds it in time: worst case 2s of waiting`
 	}
 	return resp, err
 }
 
 const connectInterval = time.Second
 
-// connect waits the same constant second between 20 attempts: the model
-// lists the first few waits, and the total is still exact (19s).
+// connect waits the same constant second after each of 20 attempts: the
+// model lists the first few waits, and the total is still exact (20s).
 func connect(ctx context.Context, f func(context.Context) (*http.Response, error)) (resp *http.Response, err error) {
 	for i := 0; i < 20; i++ {
 		resp, err = f(ctx)
 		if err == nil && resp.StatusCode < 500 {
 			return resp, nil
 		}
-		time.Sleep(connectInterval) // want `wait ignores cancellation: .*also attempt-only: retry loop makes 20 attempts and nothing bounds it in time: 19 waits of 1s add up to 19s, whatever the caller's deadline`
+		time.Sleep(connectInterval) // want `wait ignores cancellation: .*also attempt-only: retry loop makes 20 attempts and nothing bounds it in time: 20 waits of 1s \(one after the last failure\) add up to 20s, whatever the caller's deadline`
 	}
 	return resp, err
 }
@@ -70,7 +72,7 @@ func backoffAfter(ctx context.Context, f func(context.Context) (*http.Response, 
 		if i >= 8 {
 			d = 5 * time.Second
 		}
-		time.Sleep(d) // want `wait ignores cancellation: .*also attempt-only: retry loop makes 20 attempts, each wait 1s or 5s, and nothing bounds it in time: up to 95s of waiting`
+		time.Sleep(d) // want `wait ignores cancellation: .*also attempt-only: retry loop makes 20 attempts, each wait 1s or 5s, and nothing bounds it in time: up to 100s of waiting`
 	}
 	return resp, err
 }
@@ -98,7 +100,7 @@ func neqConnect(ctx context.Context, f func(context.Context) (*http.Response, er
 		if err == nil && resp.StatusCode < 500 {
 			return resp, nil
 		}
-		time.Sleep(time.Second << i) // want `wait ignores cancellation: .*also attempt-only: retry loop makes 6 attempts with waits 1s, 2s, 4s, 8s, 16s and nothing bounds it in time: worst case 31s of waiting`
+		time.Sleep(time.Second << i) // want `wait ignores cancellation: .*also attempt-only: retry loop makes 6 attempts with waits 1s, 2s, 4s, 8s, 16s, then 32s after the last failure, and nothing bounds it in time: worst case 63s of waiting`
 	}
 	return resp, err
 }

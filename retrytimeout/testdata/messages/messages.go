@@ -32,7 +32,7 @@ func switchWaits(ctx context.Context, c *http.Client, url string) (*http.Respons
 		default:
 			d = 4 * time.Second
 		}
-		time.Sleep(d) // want `wait ignores cancellation: .*also attempt-only: retry loop makes 4 attempts, each wait 1s, 2s or 4s, and nothing bounds it in time: up to 12s of waiting plus the 4 attempts`
+		time.Sleep(d) // want `wait ignores cancellation: .*also attempt-only: retry loop makes 4 attempts, each wait 1s, 2s or 4s, and nothing bounds it in time: up to 16s of waiting plus the 4 attempts`
 	}
 	return nil, errGaveUp
 }
@@ -73,7 +73,36 @@ func knownCount(ctx context.Context, c *http.Client, url string) (*http.Response
 		if err == nil {
 			return resp, nil
 		}
-		time.Sleep(time.Duration(1<<i) * time.Second) // want `wait ignores cancellation: .*also attempt-only: retry loop makes 3 attempts with waits 1s, 2s and nothing bounds it in time: worst case 3s.*no jitter: retry loop waits 1s, 2s with no random part`
+		time.Sleep(time.Duration(1<<i) * time.Second) // want `wait ignores cancellation: .*also attempt-only: retry loop makes 3 attempts with waits 1s, 2s, then 4s after the last failure, and nothing bounds it in time: worst case 7s.*no jitter: retry loop waits 1s, 2s with no random part`
+	}
+	return nil, errGaveUp
+}
+
+// The same loop leaving after its last failure without a wait: two waits.
+func knownCountLeaves(ctx context.Context, c *http.Client, url string) (*http.Response, error) {
+	for i := 0; i < 3; i++ {
+		resp, err := get(ctx, c, url)
+		if err == nil {
+			return resp, nil
+		}
+		if i == 2 {
+			break
+		}
+		time.Sleep(time.Duration(1<<i) * time.Second) // want `wait ignores cancellation: .*also attempt-only: retry loop makes 3 attempts with waits 1s, 2s and nothing bounds it in time: worst case 3s of waiting`
+	}
+	return nil, errGaveUp
+}
+
+// And waiting only while a turn is left, tested through a variable.
+func knownCountLastVar(ctx context.Context, c *http.Client, url string) (*http.Response, error) {
+	for i := 0; i < 3; i++ {
+		resp, err := get(ctx, c, url)
+		if err == nil {
+			return resp, nil
+		}
+		if last := i+1 == 3; !last {
+			time.Sleep(time.Duration(1<<i) * time.Second) // want `wait ignores cancellation: .*also attempt-only: retry loop makes 3 attempts with waits 1s, 2s and nothing bounds it in time: worst case 3s of waiting`
+		}
 	}
 	return nil, errGaveUp
 }
