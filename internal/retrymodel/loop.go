@@ -1790,8 +1790,9 @@ func (p *pkgCtx) gotoLayer(ls *ast.LabeledStmt, fnNode ast.Node, stack []ast.Nod
 	return l
 }
 
-// recursionLayer recognises a function that calls itself again after a
-// wait on its failure path.
+// recursionLayer recognises a function that calls itself again on its
+// failure path (recursion.go): after a wait, or stepping a parameter that
+// only counts the attempts.
 func (p *pkgCtx) recursionLayer(fd *ast.FuncDecl) *Layer {
 	if fd.Body == nil {
 		return nil
@@ -1812,35 +1813,22 @@ func (p *pkgCtx) recursionLayer(fd *ast.FuncDecl) *Layer {
 	if len(s.errs) == 0 {
 		return nil
 	}
-	var found *ast.IfStmt
-	var selfCall *ast.CallExpr
-	ast.Inspect(fd.Body, func(n ast.Node) bool {
-		ifs, ok := n.(*ast.IfStmt)
-		if !ok || p.condIs(ifs.Cond, s, false) != failurePath {
-			return true
-		}
-		var call *ast.CallExpr
-		ast.Inspect(ifs.Body, func(m ast.Node) bool {
-			if c, ok := m.(*ast.CallExpr); ok && typeutil.StaticCallee(p.info, c) == self {
-				call = c
-			}
-			return true
-		})
-		if call != nil && len(p.waitsIn(ifs.Body)) > 0 {
-			found, selfCall = ifs, call
-		}
-		return true
-	})
-	if found == nil {
+	branches := p.retryRecursions(fd, self, s)
+	if len(branches) == 0 {
 		return nil
+	}
+	var waits []waitSite
+	selfCalls := map[*ast.CallExpr]bool{}
+	for _, b := range branches {
+		waits = append(waits, p.waitsIn(b.region)...)
+		selfCalls[b.call] = true
 	}
 	ops := make([]*ast.CallExpr, 0, len(s.ops))
 	for _, op := range s.ops {
-		if op != selfCall {
+		if !selfCalls[op] {
 			ops = append(ops, op)
 		}
 	}
-	waits := p.waitsIn(found.Body)
 	l := &Layer{Kind: Loop, Name: "retry by recursion", Pos: fd.Name.Pos(), Node: fd, Body: fd.Body, Ops: ops}
 	for _, w := range waits {
 		l.Waits = append(l.Waits, w.node)
