@@ -193,13 +193,18 @@
 //     is known, when it opens is not. Breakers handed to a library's
 //     middleware (go-kit's circuitbreaker.Gobreaker(cb)) are not read yet.
 //   - A retry of overload answers with no wait (category no-wait): a
-//     loop whose classifier retries 429 or a 5xx and goes round again with
-//     no wait anywhere on the way (no sleep or timer, no channel receive
-//     or select, no Wait method, no helper of the package that does one).
-//     A dependency that answered that it is overloaded or limiting gets
-//     the attempts again within milliseconds, from every client that got
-//     the same answer. Quiet for conflict retries, stale connections and
-//     other answers that are no overload, and for a single attempt.
+//     loop or a retry by recursion whose classifier retries 429 or a 5xx
+//     and goes round again with no wait on that status's way (no sleep or
+//     timer, no channel receive or select, no Wait method, no helper of
+//     the package that does one). The decision walk follows each status:
+//     a 429 case that sleeps beside a 5xx case that continues at once
+//     leaves the 5xx bare, while a wait under a condition the status does
+//     not decide (if attempt > 0 { sleep }) counts on every path. A
+//     recursion is reported at its call of itself. A dependency that
+//     answered that it is overloaded or limiting gets the attempts again
+//     within milliseconds, from every client that got the same answer.
+//     Quiet for conflict retries, stale connections and other answers
+//     that are no overload, and for a single attempt.
 //   - A retry of server errors that gives up on the first error of the
 //     send itself (category transport-error-not-retried): the retry
 //     retries 502 or 504 (a proxy's words for a backend it could not

@@ -79,6 +79,10 @@ type pathState struct {
 	// locals: bool variables assigned more than once, with the value the
 	// path gave them last (retry := code/100 == 5; ...; retry = true).
 	locals [4]local
+	// waited: the path went through a wait (modeLoop, nowait.go). A
+	// wait under a condition the status does not decide counts on every
+	// path through it (if attempt > 0 { sleep }).
+	waited bool
 }
 
 // A local is a bool variable's value on one path.
@@ -125,6 +129,7 @@ type flow struct {
 	label string
 	v     val
 	st    pathState
+	at    token.Pos // a recursion's call of itself (fRetry)
 }
 
 // mode says what the statements of a decision mean.
@@ -212,6 +217,12 @@ type walker struct {
 	sendErrs map[*types.Var]bool
 	// inlined are the error helpers being walked in place (errHelper).
 	inlined map[*types.Func]bool
+	// self is the function of a retry by recursion (modeLoop): a
+	// statement that calls it is the next attempt.
+	self *types.Func
+	// layerWaits are the model's waits of the layer, which a statement
+	// that holds one does (beside what mayWait sees).
+	layerWaits []ast.Node
 }
 
 func (w *walker) stmts(list []ast.Stmt, st pathState) []flow {
@@ -244,6 +255,20 @@ func (w *walker) stmts(list []ast.Stmt, st pathState) []flow {
 func next(st pathState) []flow { return []flow{{kind: fNext, st: st}} }
 
 func (w *walker) stmt(s ast.Stmt, st pathState) []flow {
+	if w.mode == modeLoop && !st.waited {
+		switch s.(type) {
+		case *ast.IfStmt, *ast.SwitchStmt, *ast.BlockStmt, *ast.LabeledStmt:
+			// walked statement by statement: a wait counts on its own paths
+		default:
+			st.waited = w.waits(s)
+		}
+	}
+	// A recursion's call of itself is the next attempt. waits does not
+	// look into it: what it waits for before its operation is walked
+	// already, at the top of the body.
+	if w.self != nil && callsSelf(w.ck.info, s, w.self) {
+		return []flow{{kind: fRetry, st: st, at: s.Pos()}}
+	}
 	switch s := s.(type) {
 	case *ast.BlockStmt:
 		return w.stmts(s.List, st)
@@ -257,6 +282,9 @@ func (w *walker) stmt(s ast.Stmt, st pathState) []flow {
 		t, e := st, st
 		if v != vN {
 			t.dep, e.dep = true, true
+		}
+		if w.mode == modeLoop && !st.waited && (v == vN && w.waits(s) || w.waits(s.Init) || w.waits(s.Cond)) {
+			t.waited, e.waited = true, true // not a branch the status takes
 		}
 		// A test of the send's error the path has already decided takes
 		// one branch only (if err == nil && code < 400 after if err != nil).
@@ -352,6 +380,47 @@ func (w *walker) stmt(s ast.Stmt, st pathState) []flow {
 	return next(st)
 }
 
+// waits reports whether n may wait: what mayWait sees, or one of the
+// model's waits of the layer.
+func (w *walker) waits(n ast.Node) bool {
+	if n == nil {
+		return false
+	}
+	key := waitKey{n, w.self}
+	if v, ok := w.ck.waitMemo[key]; ok {
+		return v
+	}
+	w.ck.skipWait = w.self
+	v := w.ck.mayWait(n, 0)
+	w.ck.skipWait = nil
+	for _, x := range w.layerWaits {
+		v = v || n.Pos() <= x.Pos() && x.End() <= n.End()
+	}
+	w.ck.waitMemo[key] = v
+	return v
+}
+
+// callsSelf reports whether s is a simple statement (an expression, an
+// assignment, a return) that calls self, outside closures.
+func callsSelf(info *types.Info, s ast.Stmt, self *types.Func) bool {
+	switch s.(type) {
+	case *ast.ExprStmt, *ast.AssignStmt, *ast.ReturnStmt, *ast.DeclStmt:
+	default:
+		return false
+	}
+	found := false
+	ast.Inspect(s, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.CallExpr:
+			found = found || typeutil.StaticCallee(info, n) == self
+		}
+		return !found
+	})
+	return found
+}
+
 // clauses explores the clauses of a type switch or select, none of which
 // says anything about the status.
 func (w *walker) clauses(body *ast.BlockStmt, st pathState, mayMiss bool) []flow {
@@ -398,6 +467,9 @@ func (w *walker) init(s ast.Stmt, st pathState) pathState {
 
 func (w *walker) switchStmt(s *ast.SwitchStmt, st pathState) []flow {
 	st = w.init(s.Init, st)
+	if w.mode == modeLoop && (w.waits(s.Init) || w.waits(s.Tag)) {
+		st.waited = true
+	}
 	var tagOperand ast.Expr
 	tagStatus, tagString := false, false
 	if s.Tag != nil {
@@ -433,6 +505,9 @@ func (w *walker) switchStmt(s *ast.SwitchStmt, st pathState) []flow {
 			}
 			if v != vN {
 				st.dep = true
+			}
+			if v == vN && w.mode == modeLoop && w.waits(cl) {
+				st.waited = true // a wait in a case the status does not choose
 			}
 			if v == vN || v&vT != 0 {
 				out = append(out, breakToNext(w.stmts(cl.Body, st))...)

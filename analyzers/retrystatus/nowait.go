@@ -15,8 +15,8 @@ import (
 )
 
 // This file reports a retry of overload answers that does not wait
-// (category no-wait): a loop whose classifier retries 429 or a 5xx and
-// that goes round again with no wait anywhere on the way, itself or in
+// (category no-wait): a loop or recursion whose classifier retries 429 or
+// a 5xx and that goes round again with no wait on the way, itself or in
 // what it calls:
 //
 //	for i := 0; i < 3; i++ {
@@ -29,29 +29,43 @@ import (
 //
 // A 503 or 429 says the dependency is overloaded or limiting this client;
 // the attempts that answer it arrive within milliseconds, from every
-// client that got the same answer. Quiet when anything in the loop may
-// wait (a sleep, a timer, a channel receive or select, a Wait method, a
-// helper of the package that does one of those), for conflict retries and
-// for a single attempt.
+// client that got the same answer. The decision walk (eval.go) says, for
+// each status, whether a path that retries it went through a wait: a
+// sleep, a timer, a channel receive or select, a Wait method, a helper
+// of the package that does one of those, or one of the model's waits. A
+// wait under a condition the status does not decide (if attempt > 0
+// { sleep }) counts on every path through it, so only a wait the status
+// itself skips (a 429 case that sleeps beside a 5xx case that does not)
+// leaves a retry bare. Quiet for conflict retries and for a single
+// attempt.
 
 // noWait reports the layer when it retries an overload answer with no
 // wait between attempts.
 func (ck *checker) noWait(l *retrymodel.Layer, ds []*decision) {
-	if l.Kind != retrymodel.Loop || l.Body == nil || len(l.Waits) > 0 || l.Policy.ConflictOnly.IsValid() || ck.inTest(l.Pos) || ck.isExample(l) {
+	if l.Kind != retrymodel.Loop || l.Body == nil || l.Policy.ConflictOnly.IsValid() || ck.inTest(l.Pos) || ck.isExample(l) {
 		return
 	}
 	if n, ok := l.Attempts(); ok && n < 2 {
 		return
 	}
+	// A wait in the for clause's condition or post statement is on every
+	// path.
+	if f, ok := l.Node.(*ast.ForStmt); ok && (f.Cond != nil && ck.mayWait(f.Cond, 0) || f.Post != nil && ck.mayWait(f.Post, 0)) {
+		return
+	}
 	var codes []int
+	at := l.Pos
 	for _, d := range ds {
-		for c := range d.retried {
+		for c, pos := range d.bare {
 			if (c == 429 || c >= 500 && c <= 599) && !slices.Contains(codes, c) {
 				codes = append(codes, c)
+				if pos.IsValid() && (at == l.Pos || pos < at) {
+					at = pos // a recursion: where it calls itself
+				}
 			}
 		}
 	}
-	if len(codes) == 0 || ck.mayWait(l.Body, 0) {
+	if len(codes) == 0 {
 		return
 	}
 	what := codeList(codes)
@@ -59,11 +73,15 @@ func (ck *checker) noWait(l *retrymodel.Layer, ds []*decision) {
 	if n, ok := l.Attempts(); ok {
 		attempts = fmt.Sprintf("its %d attempts go out", n)
 	}
+	where := ""
+	if len(l.Waits) > 0 {
+		where = fmt.Sprintf(" (the wait at %s is on another path)", retrymodel.Shorten(ck.pass.Fset, l.Waits[0].Pos()))
+	}
 	ck.pass.Report(analysis.Diagnostic{
-		Pos:      l.Pos,
+		Pos:      at,
 		Category: "no-wait",
-		Message: fmt.Sprintf("%s retries %s with no wait between attempts: %s back to back, so a dependency that answered that it is overloaded or limiting gets them again within milliseconds, from every client that got the same answer; wait between attempts (a backoff with jitter, or the Retry-After the server sends)",
-			l.Name, what, attempts),
+		Message: fmt.Sprintf("%s retries %s with no wait between attempts%s: %s back to back, so a dependency that answered that it is overloaded or limiting gets them again within milliseconds, from every client that got the same answer; wait between attempts (a backoff with jitter, or the Retry-After the server sends)",
+			l.Name, what, where, attempts),
 	})
 }
 
@@ -101,7 +119,7 @@ func (ck *checker) mayWait(n ast.Node, depth int) bool {
 			if ff := ck.res.Func(fn); ff != nil && (ff.Waiter || len(ff.WaitTable) > 0) {
 				found = true
 			}
-			if d := ck.res.Decl(fn); d != nil && d.Body != nil && depth < 3 && ck.mayWait(d.Body, depth+1) {
+			if d := ck.res.Decl(fn); d != nil && d.Body != nil && depth < 3 && fn != ck.skipWait && ck.mayWait(d.Body, depth+1) {
 				found = true
 			}
 		}

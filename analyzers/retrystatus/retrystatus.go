@@ -59,6 +59,16 @@ type checker struct {
 	atAtom   map[token.Pos]bool               // atoms a finding was reported at (report)
 	fixed    map[*types.Var]bool              // fixedVar's answers (setting.go)
 	gaps     map[*types.Func]*OverloadGapFact // overload.go
+	waitMemo map[waitKey]bool                 // mayWait's answers for the statements walked (nowait.go)
+	// skipWait is a function mayWait does not look into: the recursion
+	// being walked, whose call of itself is the next attempt.
+	skipWait *types.Func
+}
+
+// waitKey is a statement asked about with the function mayWait skips.
+type waitKey struct {
+	n    ast.Node
+	skip *types.Func
 }
 
 func run(pass *analysis.Pass) (any, error) {
@@ -76,6 +86,7 @@ func run(pass *analysis.Pass) (any, error) {
 		used:     map[*types.Func]bool{},
 		reported: map[string]bool{},
 		atAtom:   map[token.Pos]bool{},
+		waitMemo: map[waitKey]bool{},
 	}
 	for _, f := range pass.Files {
 		for _, d := range f.Decls {
@@ -243,11 +254,15 @@ type decision struct {
 	// stopBlind: some path gives the status up without reading the
 	// error's code or type.
 	stopBlind map[int]bool
+	// bare: some path retries the status with no wait on the way to
+	// the next attempt (a loop's decision), at the statement that
+	// starts it (a recursion's call of itself; NoPos for a loop).
+	bare map[int]token.Pos
 }
 
 func newDecision(l *retrymodel.Layer) *decision {
 	return &decision{layer: l, funcs: map[*types.Func]bool{},
-		retried: map[int]bool{}, stopped: map[int]bool{}, noBody: map[int]bool{}, blind: map[int]bool{}, stopBlind: map[int]bool{}}
+		retried: map[int]bool{}, stopped: map[int]bool{}, noBody: map[int]bool{}, blind: map[int]bool{}, stopBlind: map[int]bool{}, bare: map[int]token.Pos{}}
 }
 
 // decisionsOf returns the retry decisions of a layer: its classifier, and
@@ -271,6 +286,8 @@ func (ck *checker) decisionsOf(l *retrymodel.Layer) []*decision {
 			body = n.Body
 		case *ast.RangeStmt:
 			body = n.Body
+		case *ast.FuncDecl:
+			body = n.Body // a retry by recursion: its call of itself is the next attempt
 		}
 		if body != nil {
 			out = append(out, ck.walkDecision(l, body, modeLoop, ck.loopLabel(l)))
@@ -425,8 +442,14 @@ func (ck *checker) walkDecision(l *retrymodel.Layer, body *ast.BlockStmt, m mode
 		marker = ck.res.LayerErrorType(l)
 	}
 	sends := ck.sendErrsIn(body)
+	// A retry by recursion: the function's call of itself is the next
+	// attempt, and falling off its end gives up.
+	var self *types.Func
+	if fd, ok := l.Node.(*ast.FuncDecl); ok && m == modeLoop {
+		self, _ = ck.info.Defs[fd.Name].(*types.Func)
+	}
 	for _, c := range universe {
-		w := &walker{ck: ck, code: c, mode: m, col: col, label: label, marker: marker, region: body, sendErrs: sends}
+		w := &walker{ck: ck, code: c, mode: m, col: col, label: label, marker: marker, region: body, sendErrs: sends, self: self, layerWaits: l.Waits}
 		for _, f := range w.stmts(body.List, pathState{}) {
 			// A path on which the send failed has no status to decide on
 			// (transporterr.go judges it).
@@ -440,7 +463,8 @@ func (ck *checker) walkDecision(l *retrymodel.Layer, body *ast.BlockStmt, m mode
 			case fStop:
 				stop = true
 			case fNext:
-				retry = m == modeLoop
+				retry = m == modeLoop && self == nil
+				stop = self != nil
 			case fContinue, fBreak:
 				if m != modeLoop {
 					continue
@@ -451,6 +475,11 @@ func (ck *checker) walkDecision(l *retrymodel.Layer, body *ast.BlockStmt, m mode
 			}
 			if retry {
 				d.retried[c] = true
+				if !f.st.waited {
+					if _, ok := d.bare[c]; !ok || f.at < d.bare[c] {
+						d.bare[c] = f.at
+					}
+				}
 				if !f.st.body {
 					d.noBody[c] = true
 					if !f.st.changes {
