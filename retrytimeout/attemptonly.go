@@ -86,10 +86,12 @@ func (c *checker) attemptOnly(l *retrymodel.Layer) string {
 		ws, last, ok = c.prodWaits(l)
 	}
 	if ok {
-		total := sum(ws) + last
-		if total <= minWorthBounding {
+		// The floor reads the schedule between attempts; the wait after
+		// the last failure is in the worst case the message gives.
+		if sum(ws) <= minWorthBounding {
 			return ""
 		}
+		total := sum(ws) + last
 		list := waitList(ws)
 		if last > 0 {
 			list += fmt.Sprintf(", then %s after the last failure,", fmtDur(last))
@@ -110,11 +112,11 @@ func (c *checker) attemptOnly(l *retrymodel.Layer) string {
 		// still be one of a few constants (a switch on the attempt).
 		if ds, ok := c.waitChoices(l); ok {
 			most := time.Duration(n-1) * ds[len(ds)-1]
-			if pol.WaitsAfterLast {
-				most += ds[len(ds)-1] // it waits after the last failure too
-			}
 			if most <= minWorthBounding {
 				return ""
+			}
+			if pol.WaitsAfterLast {
+				most += ds[len(ds)-1] // it waits after the last failure too
 			}
 			return fmt.Sprintf("%s makes %d attempts, each wait %s, and nothing bounds it in time: up to %s of waiting plus the %d attempts, whatever the caller's deadline",
 				describe(l), n, choiceList(ds), fmtDur(most), n)
@@ -130,12 +132,12 @@ func (c *checker) attemptOnly(l *retrymodel.Layer) string {
 		if d, ok := c.constWait(l); ok && allEqual(ws) && ws[0] == d {
 			// One wait of a constant duration: the prefix listed is the
 			// whole schedule's pattern, and the total is exact.
+			if time.Duration(n-1)*d <= minWorthBounding {
+				return ""
+			}
 			k, after := n-1, ""
 			if pol.WaitsAfterLast {
 				k, after = n, " (one after the last failure)"
-			}
-			if time.Duration(k)*d <= minWorthBounding {
-				return ""
 			}
 			s += fmt.Sprintf(": %d waits of %s%s add up to %s", k, fmtDur(d), after, fmtDur(time.Duration(k)*d))
 			return s + ", whatever the caller's deadline"

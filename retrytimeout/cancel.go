@@ -43,7 +43,7 @@ func (c *checker) uncancellableWait(l *retrymodel.Layer, attemptOnly string) boo
 			return false
 		}
 	} else if pol := &l.Policy; pol.WaitsKnown && len(pol.Waits) > 0 && attemptOnly == "" {
-		total := pol.LastWait // a wait after the last failure costs the caller too
+		var total time.Duration
 		for _, w := range pol.Waits {
 			total += w
 		}
@@ -57,7 +57,7 @@ func (c *checker) uncancellableWait(l *retrymodel.Layer, attemptOnly string) boo
 			return false
 		}
 	}
-	if ws, last, ok := c.prodWaits(l); ok && attemptOnly == "" && sum(ws)+last <= minWorthBounding {
+	if ws, _, ok := c.prodWaits(l); ok && attemptOnly == "" && sum(ws) <= minWorthBounding {
 		return false
 	}
 	// The same for the waits of the package's own defaults (a

@@ -25,7 +25,8 @@
 // the attempt, the count is tested only in the for clause, and nothing on
 // the way tests the counter) spends that wait too before the caller sees
 // the error: it is named ("then 4s after the last failure") and counted
-// in the worst case and in the one-second floor.
+// in the worst case. The one-second floor reads the waits between
+// attempts: a schedule that short is bound enough by its count.
 // Where the attempt count is not known, messages list only the first
 // waits and say so. A loop that waits at several places for different
 // times (1s after a network error, 2s after a 429) is described by its

@@ -13,10 +13,10 @@ type API struct{ retryBackoff time.Duration }
 
 func NewAPI() *API { return &API{retryBackoff: 100 * time.Millisecond} }
 
-// withRetry waits 100ms, 200ms, 300ms, and 400ms after the last failure:
-// 1s in all, quiet.
+// withRetry waits 100ms, 200ms, 300ms, 400ms between its attempts: 1s,
+// quiet (and 500ms after the last failure, which the floor does not read).
 func (a *API) withRetry(ctx context.Context, f func(context.Context) (*http.Response, error)) (resp *http.Response, err error) {
-	for i := 0; i < 4; i++ {
+	for i := 0; i < 5; i++ {
 		resp, err = f(ctx)
 		if err != nil {
 			return nil, err
