@@ -48,10 +48,31 @@ func (ck *checker) noWait(l *retrymodel.Layer, ds []*decision) {
 	if n, ok := l.Attempts(); ok && n < 2 {
 		return
 	}
-	// A wait in the for clause's condition or post statement is on every
-	// path.
-	if f, ok := l.Node.(*ast.ForStmt); ok && (f.Cond != nil && ck.mayWait(f.Cond, 0) || f.Post != nil && ck.mayWait(f.Post, 0)) {
-		return
+	// A wait in the loop's own clauses is on every path: the for
+	// clause's condition or post statement, a range over a channel or an
+	// iterator (each turn waits for the next attempt to be handed out).
+	// So is one of the model's waits outside the body the decision walk
+	// follows (a timer in the goroutine that feeds the loop).
+	var body ast.Node
+	switch n := l.Node.(type) {
+	case *ast.ForStmt:
+		if n.Cond != nil && ck.mayWait(n.Cond, 0) || n.Post != nil && ck.mayWait(n.Post, 0) {
+			return
+		}
+		body = n.Body
+	case *ast.RangeStmt:
+		switch ck.info.TypeOf(n.X).Underlying().(type) {
+		case *types.Chan, *types.Signature:
+			return
+		}
+		body = n.Body
+	case *ast.FuncDecl:
+		body = n.Body
+	}
+	for _, w := range l.Waits {
+		if body == nil || w.Pos() < body.Pos() || w.End() > body.End() {
+			return
+		}
 	}
 	var codes []int
 	at := l.Pos

@@ -114,3 +114,41 @@ func Tail(ctx context.Context, hc *http.Client, url string) (*http.Response, err
 	}
 	return nil, errors.New("gave up")
 }
+
+// attempts hands out attempt numbers, waiting between them: a loop over
+// it waits at its head on every turn.
+func attempts(ctx context.Context, n int) <-chan int {
+	ch := make(chan int)
+	go func() {
+		defer close(ch)
+		for i := 0; i < n; i++ {
+			select {
+			case ch <- i:
+			case <-ctx.Done():
+				return
+			}
+			select {
+			case <-time.After(time.Duration(1<<i) * 100 * time.Millisecond):
+			case <-ctx.Done():
+				return
+			}
+		}
+	}()
+	return ch
+}
+
+// Handed waits for each attempt number before it sends: quiet.
+func Handed(ctx context.Context, hc *http.Client, url string) (*http.Response, error) {
+	for range attempts(ctx, 4) {
+		resp, err := get(ctx, hc, url)
+		if err != nil {
+			return nil, err
+		}
+		if resp.StatusCode >= 500 {
+			resp.Body.Close()
+			continue
+		}
+		return resp, nil
+	}
+	return nil, errors.New("gave up")
+}
