@@ -29,19 +29,7 @@ func (p *pkgCtx) waitsAfterLast(body *ast.BlockStmt, ctr *counter, w *waitSite, 
 		return false
 	}
 	// Variables that carry the counter: last := i == n-1.
-	tainted := map[*types.Var]bool{ctr.v: true}
-	ast.Inspect(body, func(n ast.Node) bool {
-		if as, ok := n.(*ast.AssignStmt); ok && len(as.Lhs) == len(as.Rhs) {
-			for i, r := range as.Rhs {
-				if p.mentions(r, func(v *types.Var) bool { return tainted[v] }) {
-					if v := p.varOf(as.Lhs[i]); v != nil {
-						tainted[v] = true
-					}
-				}
-			}
-		}
-		return true
-	})
+	tainted := p.derivedFrom(body, ctr.v)
 	onCounter := func(n ast.Node) bool {
 		return n != nil && p.mentions(n, func(v *types.Var) bool { return tainted[v] })
 	}

@@ -4,6 +4,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"slices"
 
 	"golang.org/x/tools/go/types/typeutil"
 )
@@ -156,13 +157,25 @@ func (p *pkgCtx) countsAttempts(fd *ast.FuncDecl, self *types.Func, call *ast.Ca
 // opsRead reports whether an operation of the function (other than its
 // call of itself) reads v, directly or through variables assigned from it.
 func (p *pkgCtx) opsRead(fd *ast.FuncDecl, self *types.Func, s *loopShape, v *types.Var) bool {
+	from := p.derivedFrom(fd.Body, v)
+	derived := func(e ast.Node) bool { return p.mentions(e, func(u *types.Var) bool { return from[u] }) }
+	for _, op := range s.ops {
+		if typeutil.StaticCallee(p.info, op) != self && derived(op) {
+			return true
+		}
+	}
+	return false
+}
+
+// derivedFrom returns v and the variables of root assigned, directly or
+// through one another, from expressions that read v.
+func (p *pkgCtx) derivedFrom(root ast.Node, v *types.Var) map[*types.Var]bool {
 	from := map[*types.Var]bool{v: true}
-	derived := func(e ast.Node) bool { return e != nil && p.mentions(e, func(u *types.Var) bool { return from[u] }) }
+	reads := func(e ast.Node) bool { return p.mentions(e, func(u *types.Var) bool { return from[u] }) }
 	for changed := true; changed; {
 		changed = false
-		ast.Inspect(fd.Body, func(n ast.Node) bool {
-			var lhs []ast.Expr
-			var rhs []ast.Expr
+		ast.Inspect(root, func(n ast.Node) bool {
+			var lhs, rhs []ast.Expr
 			switch n := n.(type) {
 			case *ast.AssignStmt:
 				lhs, rhs = n.Lhs, n.Rhs
@@ -174,11 +187,7 @@ func (p *pkgCtx) opsRead(fd *ast.FuncDecl, self *types.Func, s *loopShape, v *ty
 			default:
 				return true
 			}
-			any := false
-			for _, r := range rhs {
-				any = any || derived(r)
-			}
-			if !any {
+			if !slices.ContainsFunc(rhs, func(r ast.Expr) bool { return reads(r) }) {
 				return true
 			}
 			for _, l := range lhs {
@@ -189,12 +198,7 @@ func (p *pkgCtx) opsRead(fd *ast.FuncDecl, self *types.Func, s *loopShape, v *ty
 			return true
 		})
 	}
-	for _, op := range s.ops {
-		if typeutil.StaticCallee(p.info, op) != self && derived(op) {
-			return true
-		}
-	}
-	return false
+	return from
 }
 
 // comparedIdent reports whether id is an operand of a comparison in root.
