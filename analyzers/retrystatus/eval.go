@@ -390,9 +390,7 @@ func (w *walker) waits(n ast.Node) bool {
 	if v, ok := w.ck.waitMemo[key]; ok {
 		return v
 	}
-	w.ck.skipWait = w.self
-	v := w.ck.mayWait(n, 0)
-	w.ck.skipWait = nil
+	v := w.ck.mayWait(n, 0, w.self)
 	for _, x := range w.layerWaits {
 		v = v || n.Pos() <= x.Pos() && x.End() <= n.End()
 	}
@@ -405,20 +403,9 @@ func (w *walker) waits(n ast.Node) bool {
 func callsSelf(info *types.Info, s ast.Stmt, self *types.Func) bool {
 	switch s.(type) {
 	case *ast.ExprStmt, *ast.AssignStmt, *ast.ReturnStmt, *ast.DeclStmt:
-	default:
-		return false
+		return retrymodel.SelfCall(info, s, self) != nil
 	}
-	found := false
-	ast.Inspect(s, func(n ast.Node) bool {
-		switch n := n.(type) {
-		case *ast.FuncLit:
-			return false
-		case *ast.CallExpr:
-			found = found || typeutil.StaticCallee(info, n) == self
-		}
-		return !found
-	})
-	return found
+	return false
 }
 
 // clauses explores the clauses of a type switch or select, none of which

@@ -56,7 +56,7 @@ func (ck *checker) noWait(l *retrymodel.Layer, ds []*decision) {
 	var body ast.Node
 	switch n := l.Node.(type) {
 	case *ast.ForStmt:
-		if n.Cond != nil && ck.mayWait(n.Cond, 0) || n.Post != nil && ck.mayWait(n.Post, 0) {
+		if n.Cond != nil && ck.mayWait(n.Cond, 0, nil) || n.Post != nil && ck.mayWait(n.Post, 0, nil) {
 			return
 		}
 		body = n.Body
@@ -109,8 +109,10 @@ func (ck *checker) noWait(l *retrymodel.Layer, ds []*decision) {
 // mayWait reports whether code under n may block for a while: a sleep or
 // timer, a channel receive or select, a method named Wait (a rate
 // limiter, a condition), a function whose summary waits, or a function
-// of the package that does one of those (three levels).
-func (ck *checker) mayWait(n ast.Node, depth int) bool {
+// of the package that does one of those (three levels). skip is a
+// function not looked into: the retry by recursion being walked, whose
+// call of itself is the next attempt, not a wait.
+func (ck *checker) mayWait(n ast.Node, depth int, skip *types.Func) bool {
 	found := false
 	ast.Inspect(n, func(x ast.Node) bool {
 		if found {
@@ -140,7 +142,7 @@ func (ck *checker) mayWait(n ast.Node, depth int) bool {
 			if ff := ck.res.Func(fn); ff != nil && (ff.Waiter || len(ff.WaitTable) > 0) {
 				found = true
 			}
-			if d := ck.res.Decl(fn); d != nil && d.Body != nil && depth < 3 && fn != ck.skipWait && ck.mayWait(d.Body, depth+1) {
+			if d := ck.res.Decl(fn); d != nil && d.Body != nil && depth < 3 && fn != skip && ck.mayWait(d.Body, depth+1, skip) {
 				found = true
 			}
 		}

@@ -60,9 +60,6 @@ type checker struct {
 	fixed    map[*types.Var]bool              // fixedVar's answers (setting.go)
 	gaps     map[*types.Func]*OverloadGapFact // overload.go
 	waitMemo map[waitKey]bool                 // mayWait's answers for the statements walked (nowait.go)
-	// skipWait is a function mayWait does not look into: the recursion
-	// being walked, whose call of itself is the next attempt.
-	skipWait *types.Func
 }
 
 // waitKey is a statement asked about with the function mayWait skips.

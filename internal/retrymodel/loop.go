@@ -1803,10 +1803,7 @@ func (p *pkgCtx) recursionLayer(fd *ast.FuncDecl) *Layer {
 	}
 	// Most functions never call themselves: decide that before reading
 	// the body's shape.
-	if !contains(fd.Body, func(n ast.Node) bool {
-		c, ok := n.(*ast.CallExpr)
-		return ok && typeutil.StaticCallee(p.info, c) == self
-	}) {
+	if !p.callsSelf(fd.Body, self) {
 		return nil
 	}
 	s := p.shape(fd, fd.Body, nil)

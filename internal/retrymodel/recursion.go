@@ -31,7 +31,7 @@ type recursionBranch struct {
 func (p *pkgCtx) retryRecursions(fd *ast.FuncDecl, self *types.Func, s *loopShape) []recursionBranch {
 	var out []recursionBranch
 	consider := func(region ast.Node) {
-		call := selfCallIn(p.info, region, self)
+		call := SelfCall(p.info, region, self)
 		if call == nil {
 			return
 		}
@@ -62,8 +62,9 @@ func (p *pkgCtx) retryRecursions(fd *ast.FuncDecl, self *types.Func, s *loopShap
 	return out
 }
 
-// selfCallIn finds a call of self in region, outside closures.
-func selfCallIn(info *types.Info, region ast.Node, self *types.Func) *ast.CallExpr {
+// SelfCall finds a call of self in region, outside closures: a retry by
+// recursion's next attempt (its Layer.Node is self's declaration).
+func SelfCall(info *types.Info, region ast.Node, self *types.Func) *ast.CallExpr {
 	var call *ast.CallExpr
 	ast.Inspect(region, func(n ast.Node) bool {
 		switch n := n.(type) {
