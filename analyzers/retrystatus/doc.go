@@ -108,8 +108,13 @@
 //     call (openai, anthropic, aws-sdk-go-v2; the SDK returns every 4xx as
 //     an error) whose error is retried without being read, or a net/http
 //     request whose status is tested only for success, also in a
-//     function of the package the loop calls as its operation (one that
-//     makes the request and returns an error for every status but 200),
+//     function the loop calls as its operation (one that makes the
+//     request, itself or through another function, and returns an error
+//     for every status but success; of another package by its summary,
+//     an ErrStatusFact), or in the loop on the status of an answer such a
+//     function returns (a.Code == 200 on the project's own response
+//     type); a select case or an if that only a cancel takes (case
+//     <-ctx.Done(), if ctx.Err() != nil) gives up on no status,
 //     or a unary gRPC client method (ctx, *Req, ...grpc.CallOption)
 //     (*Resp, error) whose error is retried whatever its code, so
 //     InvalidArgument, FailedPrecondition, PermissionDenied and

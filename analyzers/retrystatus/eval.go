@@ -306,7 +306,13 @@ func (w *walker) stmt(s ast.Stmt, st pathState) []flow {
 		t.gateWhen, e.gateWhen = 0, 0
 		var out []flow
 		if (v == vN || v&vT != 0) && tOK {
-			out = append(out, w.stmts(s.Body.List, t)...)
+			fs := w.stmts(s.Body.List, t)
+			if v == vN && w.ck.res.WhileLive(s.Cond) == retrymodel.No {
+				// if ctx.Err() != nil { return }: the context ends the
+				// retry, not the status.
+				fs = cancelled(fs)
+			}
+			out = append(out, fs...)
 		}
 		if (v == vN || v&vF != 0) && eOK {
 			if s.Else != nil {
@@ -421,6 +427,12 @@ func (w *walker) clauses(body *ast.BlockStmt, st pathState, mayMiss bool) []flow
 			hasDefault = hasDefault || cl.List == nil
 		case *ast.CommClause:
 			list = cl.Body
+			if w.ck.receivesDone(cl.Comm) {
+				// case <-ctx.Done(): return: a cancel ends the retry, not
+				// the status.
+				out = append(out, cancelled(breakToNext(w.stmts(list, st)))...)
+				continue
+			}
 		}
 		out = append(out, breakToNext(w.stmts(list, st))...)
 	}
@@ -428,6 +440,41 @@ func (w *walker) clauses(body *ast.BlockStmt, st pathState, mayMiss bool) []flow
 		out = append(out, flow{kind: fNext, st: st})
 	}
 	return out
+}
+
+// cancelled turns the give-ups of a branch that only a cancel takes into
+// unknowns: it decides nothing about a status.
+func cancelled(fs []flow) []flow {
+	for i := range fs {
+		if fs[i].kind == fStop {
+			fs[i].kind = fUnknown
+		}
+	}
+	return fs
+}
+
+// receivesDone reports a select case that receives from a done channel (a
+// chan struct{}: ctx.Done(), a stop channel), not from a timer.
+func (ck *checker) receivesDone(comm ast.Stmt) bool {
+	var x ast.Expr
+	switch c := comm.(type) {
+	case *ast.ExprStmt:
+		x = c.X
+	case *ast.AssignStmt:
+		if len(c.Rhs) == 1 {
+			x = c.Rhs[0]
+		}
+	}
+	u, ok := ast.Unparen(x).(*ast.UnaryExpr)
+	if !ok || u.Op != token.ARROW {
+		return false
+	}
+	ch, ok := ck.info.TypeOf(u.X).Underlying().(*types.Chan)
+	if !ok {
+		return false
+	}
+	st, ok := ch.Elem().Underlying().(*types.Struct)
+	return ok && st.NumFields() == 0
 }
 
 func breakToNext(fs []flow) []flow {

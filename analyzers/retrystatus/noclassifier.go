@@ -50,22 +50,33 @@ func (ck *checker) noClassifier(l *retrymodel.Layer, ds []*decision) {
 		return
 	}
 	sdk, httpOp := ck.remoteOps(l)
+	known := false
 	if sdk == "" && httpOp == "" {
 		// The request is made by a function the loop calls, which turns
 		// the status into the error the loop retries.
-		ds, httpOp = ck.opStatus(l)
+		var opDs []*decision
+		opDs, httpOp, known = ck.opStatus(l)
+		if httpOp != "" {
+			ds = opDs
+		}
 	}
 	if sdk == "" && httpOp == "" {
 		// A gRPC retry with one extra attempt wastes one call on a
 		// permanent code, and one with no bound is a wait for the
 		// service (a worker fetching its commands), not a request's retry.
-		if a := l.Policy.Attempts; a.Known && (a.N == 0 || a.N < 3) {
-			return
-		}
+		a := l.Policy.Attempts
 		if rpc := ck.grpcOp(l); rpc != "" {
+			if a.Known && (a.N == 0 || a.N < 3) {
+				return
+			}
 			ck.reportNoClassifier(l, fmt.Sprintf("retry without a classifier: %s retries every error of %s whatever its code, so codes.InvalidArgument, FailedPrecondition, PermissionDenied and Unauthenticated (a bad request, a state no retry changes, no permission, a bad credential) are sent again and fail the same way %s; retry only Unavailable, ResourceExhausted and Aborted (DeadlineExceeded where the call is idempotent) and give up on the rest",
 				describeLayer(l), rpc, eachAttempt(l)))
 			return
+		}
+		// The loop tests the HTTP status of the answer a remote operation
+		// of another function returns (r.Code of its own response type).
+		if len(ds) > 0 && !namesGRPC(ds[0].atoms) {
+			httpOp = ck.remoteOp(l)
 		}
 	}
 	var what string
@@ -82,21 +93,8 @@ func (ck *checker) noClassifier(l *retrymodel.Layer, ds []*decision) {
 
 		// Statuses are tested, but only for success: every failing status
 		// is retried and none is named.
-		if len(ds) == 0 {
+		if !known && !everyFailureRetried(ds) {
 			return
-		}
-		for _, d := range ds {
-			if d.namesFailure() || d.anyFailureStopped() {
-				return
-			}
-			for _, c := range permanent {
-				if isGRPC(c) {
-					continue // an HTTP status test says nothing of gRPC codes
-				}
-				if !d.retried[c] || !d.blind[c] {
-					return
-				}
-			}
 		}
 		what = fmt.Sprintf("%s retries every status of %s but success", describeLayer(l), httpOp)
 	default:
@@ -104,6 +102,39 @@ func (ck *checker) noClassifier(l *retrymodel.Layer, ds []*decision) {
 	}
 	ck.reportNoClassifier(l, fmt.Sprintf("retry without a classifier: %s, so 400, 401, 403 and 413 (a bad request, a bad key, no permission, too large an input) are retried and fail the same way %s; retry only 408, 429, 5xx and network errors, and give up on the rest",
 		what, eachAttempt(l)))
+}
+
+// everyFailureRetried reports decisions that test statuses only for
+// success: every permanent code is retried without reading the error, and
+// no failing code is named or given up on.
+func everyFailureRetried(ds []*decision) bool {
+	if len(ds) == 0 {
+		return false
+	}
+	for _, d := range ds {
+		if d.namesFailure() || d.anyFailureStopped() {
+			return false
+		}
+		for _, c := range permanent {
+			if isGRPC(c) {
+				continue // an HTTP status test says nothing of gRPC codes
+			}
+			if !d.retried[c] || !d.blind[c] {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// remoteOp names the first operation of a layer that leaves the process.
+func (ck *checker) remoteOp(l *retrymodel.Layer) string {
+	for _, call := range l.Ops {
+		if fn, _ := typeutil.Callee(ck.info, call).(*types.Func); fn != nil && ck.res.Remote(call) {
+			return retrymodel.FuncName(fn)
+		}
+	}
+	return ""
 }
 
 // eachAttempt says how often a retried failure repeats: "on each of 4 attempts".

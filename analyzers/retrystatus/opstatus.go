@@ -2,6 +2,7 @@ package retrystatus
 
 import (
 	"go/ast"
+	"go/token"
 	"go/types"
 
 	"golang.org/x/tools/go/ast/astutil"
@@ -17,19 +18,32 @@ import (
 // functions (a non-nil error = retried) and the request they make
 // ("http.Client.Do in LLMImpl.attemptGenerate"), or "" when no operation
 // does.
-func (ck *checker) opStatus(l *retrymodel.Layer) ([]*decision, string) {
-	var ds []*decision
-	what := ""
+//
+// An operation of another package carries its summary as an ErrStatusFact:
+// known is set when it says every failing status comes back as the error.
+func (ck *checker) opStatus(l *retrymodel.Layer) (ds []*decision, what string, known bool) {
 	for _, call := range l.Ops {
 		fn, _ := typeutil.Callee(ck.info, call).(*types.Func)
-		if fn == nil || fn.Pkg() != ck.pass.Pkg {
+		if fn == nil || fn.Pkg() == nil || !returnsError(fn) {
 			continue
+		}
+		if fn.Pkg() != ck.pass.Pkg {
+			// Another package's function: its summary says whether it
+			// turns every failing status into the same error.
+			var f ErrStatusFact
+			if ck.res.LayerErrorType(l) != nil || !ck.pass.ImportObjectFact(fn.Origin(), &f) {
+				continue
+			}
+			if ck.testsOtherResult(l, call) {
+				return nil, "", false
+			}
+			return nil, f.Op, true
 		}
 		decl := ck.decls[fn.Origin()]
-		if decl == nil || decl.Body == nil || !returnsError(fn) {
+		if decl == nil || decl.Body == nil {
 			continue
 		}
-		_, httpOp := ck.remoteOps(&retrymodel.Layer{Body: decl.Body})
+		httpOp := ck.requestIn(fn, decl)
 		if httpOp == "" {
 			continue
 		}
@@ -37,7 +51,7 @@ func (ck *checker) opStatus(l *retrymodel.Layer) ([]*decision, string) {
 			// resp, strategy, err := c.attempt(req); if strategy ==
 			// NoRetry { return }: the loop decides by a verdict the
 			// operation returns beside its error, not by the error alone.
-			return nil, ""
+			return nil, "", false
 		}
 		m := modeErrOp
 		if ck.res.LayerErrorType(l) != nil {
@@ -49,10 +63,84 @@ func (ck *checker) opStatus(l *retrymodel.Layer) ([]*decision, string) {
 		}
 		ds = append(ds, d)
 		if what == "" {
-			what = httpOp + " in " + retrymodel.FuncName(fn)
+			what = httpOp
 		}
 	}
-	return ds, what
+	return ds, what, false
+}
+
+// requestIn names the request a function of this package makes: the
+// net/http call in its body ("http.Client.Do in api.(*Client).Get"), or the
+// function itself when a call of its body leaves the process through
+// another function ("api.(*Client).Get"), "" when it makes none.
+func (ck *checker) requestIn(fn *types.Func, decl *ast.FuncDecl) string {
+	if _, httpOp := ck.remoteOps(&retrymodel.Layer{Body: decl.Body}); httpOp != "" {
+		return httpOp + " in " + retrymodel.FuncName(fn)
+	}
+	if ck.res.Remote(decl.Body) {
+		return retrymodel.FuncName(fn)
+	}
+	return ""
+}
+
+// ErrStatusFact is exported for a function that makes a remote request and
+// returns an error for every failing status without telling them apart (no
+// failing code named, none given up on, the error's body unread): a retry
+// of another package that retries its error unread retries them all.
+type ErrStatusFact struct {
+	Op string // the request: "http.Client.Do in api.(*Client).Call"
+}
+
+// AFact marks ErrStatusFact as an analysis fact.
+func (*ErrStatusFact) AFact() {}
+
+func (f *ErrStatusFact) String() string { return "error for every failing status of " + f.Op }
+
+// exportErrStatus exports ErrStatusFact for the package's exported
+// functions that return an error for every failing status.
+func (ck *checker) exportErrStatus(fns []*types.Func) {
+	retries := map[*types.Func]bool{}
+	for _, l := range ck.res.Layers {
+		retries[l.Func] = true
+	}
+	for _, fn := range fns {
+		if retries[fn] {
+			continue // it retries itself: its error is what is left after
+		}
+		decl := ck.decls[fn]
+		if !fn.Exported() || decl.Body == nil || !returnsError(fn) || !ck.testsStatus(decl.Body) {
+			continue
+		}
+		op := ck.requestIn(fn, decl)
+		if op == "" {
+			continue
+		}
+		d := ck.walkDecision(&retrymodel.Layer{Body: decl.Body}, decl.Body, modeErrOp, "")
+		if len(d.atoms) > 0 && everyFailureRetried([]*decision{d}) {
+			ck.pass.ExportObjectFact(fn, &ErrStatusFact{Op: op})
+		}
+	}
+}
+
+// testsStatus reports whether a body compares an HTTP status, a cheap
+// filter before the decision walk.
+func (ck *checker) testsStatus(body *ast.BlockStmt) bool {
+	found := false
+	ast.Inspect(body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.BinaryExpr:
+			if n.Op.Precedence() == token.EQL.Precedence() &&
+				(ck.res.StatusOf(n.X) == retrymodel.HTTPStatus || ck.res.StatusOf(n.Y) == retrymodel.HTTPStatus) {
+				found = true
+			}
+		case *ast.SwitchStmt:
+			found = n.Tag != nil && ck.res.StatusOf(n.Tag) == retrymodel.HTTPStatus
+		}
+		return !found
+	})
+	return found
 }
 
 // returnsError reports whether fn's last result is an error.

@@ -35,7 +35,7 @@ var Analyzer = &analysis.Analyzer{
 	URL:        analysisdoc.URL(Name),
 	Run:        directive.Filter(Name, run),
 	Requires:   []*analysis.Analyzer{inspect.Analyzer, retrymodel.Analyzer},
-	FactTypes:  []analysis.Fact{(*ClassifierFact)(nil), (*OverloadGapFact)(nil)},
+	FactTypes:  []analysis.Fact{(*ClassifierFact)(nil), (*OverloadGapFact)(nil), (*ErrStatusFact)(nil)},
 	ResultType: reflect.TypeOf((*Result)(nil)),
 }
 
@@ -106,6 +106,7 @@ func run(pass *analysis.Pass) (any, error) {
 			ck.droppedResponses(l) // bodyleak.go
 		}
 		ck.packageChecks()
+		ck.exportErrStatus(ck.sortedFuncs()) // opstatus.go
 		return &Result{}, nil
 	}
 
@@ -696,11 +697,8 @@ func (ck *checker) source(n ast.Node) func(ast.Node) []byte {
 // ---- facts ----
 
 func (ck *checker) exportFacts() {
-	fns := make([]*types.Func, 0, len(ck.decls))
-	for fn := range ck.decls {
-		fns = append(fns, fn)
-	}
-	slices.SortFunc(fns, func(a, b *types.Func) int { return int(a.Pos() - b.Pos()) })
+	fns := ck.sortedFuncs()
+	ck.exportErrStatus(fns) // opstatus.go
 	for _, fn := range fns {
 		if !fn.Exported() {
 			continue // only exported functions are used by other packages
@@ -730,6 +728,16 @@ func (ck *checker) exportFacts() {
 		}
 		ck.pass.ExportObjectFact(fn, f)
 	}
+}
+
+// sortedFuncs lists the package's declared functions in source order.
+func (ck *checker) sortedFuncs() []*types.Func {
+	fns := make([]*types.Func, 0, len(ck.decls))
+	for fn := range ck.decls {
+		fns = append(fns, fn)
+	}
+	slices.SortFunc(fns, func(a, b *types.Func) int { return int(a.Pos() - b.Pos()) })
+	return fns
 }
 
 func (ck *checker) short(pos token.Pos) string { return retrymodel.Shorten(ck.pass.Fset, pos) }

@@ -97,7 +97,7 @@ func TestProvenance(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	analysistest.Run(t, dir, retrystatus.Analyzer, "./shapes", "./grpccodes", "./grpcnoclass/...")
+	analysistest.Run(t, dir, retrystatus.Analyzer, "./shapes", "./grpccodes", "./grpcnoclass/...", "./opfact/...")
 }
 
 // TestRetryLog: the opt-in check for silent retries, on with the flag and

@@ -30,7 +30,7 @@ func (e *Error) Retryable() bool { // want Retryable:`^status classifier: true f
 type Client struct{ HC *http.Client }
 
 // Get fails with an *Error for every status but 200.
-func (c *Client) Get(ctx context.Context, url string) error {
+func (c *Client) Get(ctx context.Context, url string) error { // want Get:`^error for every failing status of http.Client.Do in api.\(\*Client\).Get$`
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
 	if err != nil {
 		return err

@@ -1,0 +1,238 @@
+// Package app retries the calls of package api.
+package app
+
+import (
+	"context"
+	"errors"
+	"log"
+	"net/http"
+	"time"
+
+	"example.com/t/opfact/api"
+)
+
+// pause waits d or until ctx is done.
+func pause(ctx context.Context, d time.Duration) error {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-t.C:
+		return nil
+	}
+}
+
+// Load retries whatever Fetch returns: its error stands for every status
+// from 300 up, so a 400 or 401 is sent again. Reported.
+func Load(ctx context.Context, c *api.Client) ([]byte, error) {
+	var err error
+	for attempt := 0; attempt < 5; attempt++ { // want `retry without a classifier: retry loop retries every status of api.\(\*Client\).Fetch but success, so 400, 401, 403 and 413 .* on each of 5 attempts`
+		var b []byte
+		if b, err = c.Fetch(ctx, "/config"); err == nil {
+			return b, nil
+		}
+		log.Printf("load: %v", err)
+		if werr := pause(ctx, time.Duration(attempt+1)*time.Second); werr != nil {
+			return nil, werr
+		}
+	}
+	return nil, err
+}
+
+// LoadSelect is Load with the wait written inline: the select's cancel
+// case gives up on a cancel, not on a status. Reported.
+func LoadSelect(ctx context.Context, c *api.Client) ([]byte, error) {
+	var err error
+	for attempt := 0; attempt < 5; attempt++ { // want `retry without a classifier: retry loop retries every status of api.\(\*Client\).Fetch but success`
+		var b []byte
+		if b, err = c.Fetch(ctx, "/config"); err == nil {
+			return b, nil
+		}
+		select {
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		case <-time.After(time.Duration(attempt+1) * time.Second):
+		}
+	}
+	return nil, err
+}
+
+// Status tests the answer's code for success only, and waits with the
+// context tested first. Reported.
+func Status(ctx context.Context, c *api.Client) ([]byte, error) {
+	for attempt := 0; attempt < 4; attempt++ { // want `retry without a classifier: retry loop retries every status of api.\(\*Client\).Raw but success, so 400, 401, 403 and 413 .* on each of 4 attempts`
+		a, err := c.Raw(ctx, "/status")
+		if err == nil && a.Code == 200 {
+			return a.Body, nil
+		}
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		time.Sleep(time.Duration(attempt+1) * time.Second)
+	}
+	return nil, errors.New("status: gave up")
+}
+
+// LoadTyped reads the status inside the error: quiet.
+func LoadTyped(ctx context.Context, c *api.Client) ([]byte, error) {
+	var err error
+	for attempt := 0; attempt < 5; attempt++ {
+		var b []byte
+		if b, err = c.Fetch(ctx, "/config"); err == nil {
+			return b, nil
+		}
+		var se *api.StatusError
+		if errors.As(err, &se) && se.Status < 500 && se.Status != 429 {
+			return nil, err
+		}
+		if werr := pause(ctx, time.Duration(attempt+1)*time.Second); werr != nil {
+			return nil, werr
+		}
+	}
+	return nil, err
+}
+
+// LoadFound retries Find, which names 404 itself: quiet.
+func LoadFound(ctx context.Context, c *api.Client) ([]byte, error) {
+	var err error
+	for attempt := 0; attempt < 5; attempt++ {
+		var b []byte
+		if b, err = c.Find(ctx, "/config"); err == nil {
+			return b, nil
+		}
+		if werr := pause(ctx, time.Duration(attempt+1)*time.Second); werr != nil {
+			return nil, werr
+		}
+	}
+	return nil, err
+}
+
+// StatusClassified gives up on the client errors the answer carries: quiet.
+func StatusClassified(ctx context.Context, c *api.Client) ([]byte, error) {
+	for attempt := 0; attempt < 4; attempt++ {
+		a, err := c.Raw(ctx, "/status")
+		if err == nil && a.Code == 200 {
+			return a.Body, nil
+		}
+		if err == nil && a.Code >= 400 && a.Code < 500 && a.Code != 429 {
+			return nil, errors.New("status: rejected")
+		}
+		if werr := pause(ctx, time.Duration(attempt+1)*time.Second); werr != nil {
+			return nil, werr
+		}
+	}
+	return nil, errors.New("status: gave up")
+}
+
+// All walks the pages: the loop repeats on success, no retry: quiet.
+func All(ctx context.Context, c *api.Client) ([]string, error) {
+	var out []string
+	cursor := ""
+	for {
+		items, next, err := c.Page(ctx, cursor)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, items...)
+		if next == "" {
+			return out, nil
+		}
+		cursor = next
+	}
+}
+
+// WaitReady waits for the service to answer, as long as ctx allows: a
+// readiness wait, not a retry of a request. Quiet.
+func WaitReady(ctx context.Context, c *api.Client) error {
+	tick := time.NewTicker(500 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		if _, err := c.Fetch(ctx, "/healthz"); err == nil {
+			return nil
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-tick.C:
+		}
+	}
+}
+
+// Ping sends the request itself and tests the status for success only;
+// its select gives up on a cancel, which decides nothing about a status.
+// Reported.
+func Ping(ctx context.Context, hc *http.Client, url string) error {
+	for attempt := 0; attempt < 3; attempt++ { // want `retry without a classifier: retry loop retries every status of http.Client.Do but success, so 400, 401, 403 and 413 .* on each of 3 attempts`
+		req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, nil)
+		if err != nil {
+			return err
+		}
+		resp, err := hc.Do(req)
+		if err == nil {
+			resp.Body.Close()
+			if resp.StatusCode == http.StatusOK {
+				return nil
+			}
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(time.Duration(attempt+1) * time.Second):
+		}
+	}
+	return errors.New("ping: gave up")
+}
+
+// PingSome gives up on 401 and 403 and retries the other permanent
+// codes; its select's cancel case does not hide that. Reported.
+func PingSome(ctx context.Context, hc *http.Client, url string) error {
+	for attempt := 0; attempt < 3; attempt++ {
+		req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, nil)
+		if err != nil {
+			return err
+		}
+		resp, err := hc.Do(req)
+		if err == nil {
+			resp.Body.Close()
+			if resp.StatusCode == http.StatusOK {
+				return nil
+			}
+			if resp.StatusCode == http.StatusUnauthorized || resp.StatusCode == http.StatusForbidden { // want `retry decision gives up on 401 \(unauthorized\), 403 \(forbidden\) but retries 400 \(bad request\), 404 \(not found\), 413 \(payload too large\), 422 \(unprocessable\): the same request fails the same way on each of 3 attempts`
+				return errors.New("ping: not allowed")
+			}
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(time.Duration(attempt+1) * time.Second):
+		}
+	}
+	return errors.New("ping: gave up")
+}
+
+// PingClassified gives up on every 4xx but 429 first: quiet.
+func PingClassified(ctx context.Context, hc *http.Client, url string) error {
+	for attempt := 0; attempt < 3; attempt++ {
+		req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, nil)
+		if err != nil {
+			return err
+		}
+		resp, err := hc.Do(req)
+		if err == nil {
+			resp.Body.Close()
+			if resp.StatusCode == http.StatusOK {
+				return nil
+			}
+			if resp.StatusCode >= 400 && resp.StatusCode < 500 && resp.StatusCode != http.StatusTooManyRequests {
+				return errors.New("ping: rejected")
+			}
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(time.Duration(attempt+1) * time.Second):
+		}
+	}
+	return errors.New("ping: gave up")
+}
