@@ -113,6 +113,9 @@ func (c *checker) givenCall(call *ast.CallExpr, s ctxSet) *ast.CallExpr {
 			if tv, ok := c.info.Types[a]; ok && retrymodel.IsContext(tv.Type) && c.flow.Descends(a, s.ref, call.Pos(), s.pos, 0) {
 				return call
 			}
+			if x := c.requestCtx(a); x != nil && c.flow.Descends(x, s.ref, x.Pos(), s.pos, 0) {
+				return call // hc.Do(req): the request carries the context
+			}
 		}
 		sel, ok := astutil.Unparen(call.Fun).(*ast.SelectorExpr)
 		if !ok {
@@ -125,6 +128,32 @@ func (c *checker) givenCall(call *ast.CallExpr, s ctxSet) *ast.CallExpr {
 		call = inner
 	}
 	return nil
+}
+
+// requestCtx returns the context a request argument carries: the ctx of
+// req, err := http.NewRequestWithContext(ctx, ...) when that call is the
+// variable's only value; nil for anything else.
+func (c *checker) requestCtx(a ast.Expr) ast.Expr {
+	id, ok := astutil.Unparen(a).(*ast.Ident)
+	if !ok {
+		return nil
+	}
+	v, ok := c.info.Uses[id].(*types.Var)
+	if !ok || !retrymodel.IsHTTPRequest(v.Type()) {
+		return nil
+	}
+	vals, ok := c.model.Writes(v)
+	if !ok || len(vals) != 1 || vals[0] == nil {
+		return nil
+	}
+	call, ok := astutil.Unparen(vals[0]).(*ast.CallExpr)
+	if !ok || len(call.Args) != 4 {
+		return nil
+	}
+	if fn, ok := typeutil.Callee(c.info, call).(*types.Func); !ok || fn.Pkg() == nil || fn.Pkg().Path() != "net/http" || fn.Name() != "NewRequestWithContext" {
+		return nil
+	}
+	return call.Args[0]
 }
 
 // failureBranch finds the branch that runs when call's error is not nil:

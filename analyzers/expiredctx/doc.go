@@ -83,7 +83,10 @@
 // NewHandler, ...) on a context that ends at the function's timeout.
 //
 // The failing call may be a method on the result of a call given ctx
-// (op.Do(ctx).Err(), whose error is the operation's). The statements that
+// (op.Do(ctx).Err(), whose error is the operation's), or a call handed a
+// request that carries ctx (hc.Do(req), req built by
+// http.NewRequestWithContext(ctx, ...) as its only value; this holds for
+// every rule below that asks for a call given a context). The statements that
 // follow the call, up to the first that mentions its error variable (a
 // test, a return, a log of it, a new value), are on its failure path too:
 // a lock taken on ctx before the wait's error is looked at fails at once

@@ -189,7 +189,7 @@ func (r *Result) carrier(name string, t types.Type, v *types.Var, depth int) (Ca
 		return chanSource(name), true // stop <-chan struct{}: a parameter or local done channel
 	}
 	switch {
-	case isHTTPRequest(t) || embedsRequest(t):
+	case IsHTTPRequest(t) || embedsRequest(t):
 		if v != nil && r.NeverDone(ast.NewIdent(v.Name()), v) {
 			return CancelSource{}, false
 		}
@@ -308,7 +308,7 @@ func (r *Result) fromReceiver(e ast.Expr, recv *types.Var) bool {
 		if !ok {
 			return false
 		}
-		if t := info.TypeOf(sel.X); t != nil && (IsContext(t) && sel.Sel.Name == "Done" || isHTTPRequest(t) && sel.Sel.Name == "Context") {
+		if t := info.TypeOf(sel.X); t != nil && (IsContext(t) && sel.Sel.Name == "Done" || IsHTTPRequest(t) && sel.Sel.Name == "Context") {
 			return r.fromReceiver(sel.X, recv) // return w.ctx.Done(), return w.req.Context()
 		}
 		fn, _ := info.Uses[sel.Sel].(*types.Func)
@@ -325,7 +325,7 @@ func (r *Result) fromReceiver(e ast.Expr, recv *types.Var) bool {
 	if _, isChan := f.Type().Underlying().(*types.Chan); isChan {
 		return r.cancelIx().closed[f]
 	}
-	return IsContext(f.Type()) || isHTTPRequest(f.Type())
+	return IsContext(f.Type()) || IsHTTPRequest(f.Type())
 }
 
 // fieldLive reports a field of this package that may carry a
@@ -511,7 +511,7 @@ func (r *Result) neverDone(e ast.Expr, v *types.Var, seen map[types.Object]bool)
 	if tup, ok := t.(*types.Tuple); ok && tup.Len() > 0 {
 		t = tup.At(0).Type() // r, err := http.NewRequest(...)
 	}
-	if t == nil || !isHTTPRequest(t) && !embedsRequest(t) {
+	if t == nil || !IsHTTPRequest(t) && !embedsRequest(t) {
 		return false
 	}
 	// A request: it carries the contexts it is given, else Background.
@@ -523,7 +523,7 @@ func (r *Result) neverDone(e ast.Expr, v *types.Var, seen map[types.Object]bool)
 				return false
 			}
 			replaces = true
-		case t != nil && (isHTTPRequest(t) || embedsRequest(t)):
+		case t != nil && (IsHTTPRequest(t) || embedsRequest(t)):
 			return false
 		}
 	}
@@ -712,7 +712,8 @@ func (r *Result) markParams(ix *cancelIndex, fl *ast.FieldList) {
 	}
 }
 
-func isHTTPRequest(t types.Type) bool {
+// IsHTTPRequest reports an *http.Request.
+func IsHTTPRequest(t types.Type) bool {
 	p, ok := types.Unalias(t).(*types.Pointer)
 	if !ok {
 		return false
@@ -733,7 +734,7 @@ func embedsRequest(t types.Type) bool {
 		return false
 	}
 	for i := 0; i < st.NumFields(); i++ {
-		if f := st.Field(i); f.Embedded() && isHTTPRequest(f.Type()) {
+		if f := st.Field(i); f.Embedded() && IsHTTPRequest(f.Type()) {
 			return true
 		}
 	}

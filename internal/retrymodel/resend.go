@@ -85,7 +85,7 @@ func (p *pkgCtx) sendsWrite(op *ast.CallExpr) bool {
 			continue
 		}
 		v := p.identVar(id)
-		if v == nil || !isHTTPRequest(v.Type()) {
+		if v == nil || !IsHTTPRequest(v.Type()) {
 			continue
 		}
 		if call := p.definingCall(v); call != nil && p.writeRequest(call) {
