@@ -110,8 +110,9 @@
 //     request whose status is tested only for success, also in a
 //     function the loop calls as its operation (one that makes the
 //     request, itself or through another function, and returns an error
-//     for every status but success; of another package by its summary,
-//     an ErrStatusFact), or in the loop on the status of an answer such a
+//     for every status but success, or hands on unread the error of one
+//     that does; of another package by its summary, an ErrStatusFact), or
+//     in the loop on the status of an answer such a
 //     function returns (a.Code == 200 on the project's own response
 //     type); a select case or an if that only a cancel takes (case
 //     <-ctx.Done(), if ctx.Err() != nil) gives up on no status,

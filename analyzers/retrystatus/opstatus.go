@@ -22,29 +22,11 @@ import (
 // An operation of another package carries its summary as an ErrStatusFact:
 // known is set when it says every failing status comes back as the error.
 func (ck *checker) opStatus(l *retrymodel.Layer) (ds []*decision, what string, known bool) {
+	typed := ck.res.LayerErrorType(l) != nil
+	summed := ""
 	for _, call := range l.Ops {
 		fn, _ := typeutil.Callee(ck.info, call).(*types.Func)
 		if fn == nil || fn.Pkg() == nil || !returnsError(fn) {
-			continue
-		}
-		if fn.Pkg() != ck.pass.Pkg {
-			// Another package's function: its summary says whether it
-			// turns every failing status into the same error.
-			var f ErrStatusFact
-			if ck.res.LayerErrorType(l) != nil || !ck.pass.ImportObjectFact(fn.Origin(), &f) {
-				continue
-			}
-			if ck.testsOtherResult(l, call) {
-				return nil, "", false
-			}
-			return nil, f.Op, true
-		}
-		decl := ck.decls[fn.Origin()]
-		if decl == nil || decl.Body == nil {
-			continue
-		}
-		httpOp := ck.requestIn(fn, decl)
-		if httpOp == "" {
 			continue
 		}
 		if ck.testsOtherResult(l, call) {
@@ -53,18 +35,30 @@ func (ck *checker) opStatus(l *retrymodel.Layer) (ds []*decision, what string, k
 			// operation returns beside its error, not by the error alone.
 			return nil, "", false
 		}
-		m := modeErrOp
-		if ck.res.LayerErrorType(l) != nil {
-			m = modeRetryable // the classifier retries one error type
+		if decl := ck.decls[fn.Origin()]; decl != nil && decl.Body != nil {
+			if httpOp := ck.requestIn(fn, decl); httpOp != "" {
+				m := modeErrOp
+				if typed {
+					m = modeRetryable // the classifier retries one error type
+				}
+				if d := ck.walkDecision(l, decl.Body, m, ""); len(d.atoms) > 0 {
+					ds = append(ds, d)
+					if what == "" {
+						what = httpOp
+					}
+					continue
+				}
+			}
 		}
-		d := ck.walkDecision(l, decl.Body, m, "")
-		if len(d.atoms) == 0 {
-			continue // the status is not tested here
+		// The status is not tested in the operation's own body: its
+		// summary (another package's by its fact) says whether it hands
+		// on the error of one that turns every failing status into it.
+		if !typed && summed == "" {
+			summed = ck.errStatus(fn)
 		}
-		ds = append(ds, d)
-		if what == "" {
-			what = httpOp
-		}
+	}
+	if len(ds) == 0 && summed != "" {
+		return nil, summed, true
 	}
 	return ds, what, false
 }
@@ -99,27 +93,144 @@ func (f *ErrStatusFact) String() string { return "error for every failing status
 // exportErrStatus exports ErrStatusFact for the package's exported
 // functions that return an error for every failing status.
 func (ck *checker) exportErrStatus(fns []*types.Func) {
-	retries := map[*types.Func]bool{}
-	for _, l := range ck.res.Layers {
-		retries[l.Func] = true
-	}
 	for _, fn := range fns {
-		if retries[fn] {
-			continue // it retries itself: its error is what is left after
+		if fn.Exported() {
+			if op := ck.errStatus(fn); op != "" {
+				ck.pass.ExportObjectFact(fn, &ErrStatusFact{Op: op})
+			}
 		}
-		decl := ck.decls[fn]
-		if !fn.Exported() || decl.Body == nil || !returnsError(fn) || !ck.testsStatus(decl.Body) {
-			continue
+	}
+}
+
+// errStatus names the request of a function that returns an error for
+// every failing status without telling them apart: one whose body makes
+// the request and tests the status only for success, or one that hands on,
+// unread, the error of a call of such a function (UpdateTask returning
+// what Post returns, which returns what executeCall builds for every
+// status but 2xx). Another package's function answers by its fact. ""
+// when not so, and for a function that retries itself: its error is what
+// is left after its own attempts.
+func (ck *checker) errStatus(fn *types.Func) string {
+	fn = fn.Origin()
+	if fn.Pkg() != ck.pass.Pkg {
+		var f ErrStatusFact
+		if ck.pass.ImportObjectFact(fn, &f) {
+			return f.Op
 		}
+		return ""
+	}
+	if op, ok := ck.errStat[fn]; ok {
+		return op
+	}
+	ck.errStat[fn] = "" // a cycle answers no
+	op := ck.errStatusOf(fn)
+	ck.errStat[fn] = op
+	return op
+}
+
+func (ck *checker) errStatusOf(fn *types.Func) string {
+	decl := ck.decls[fn]
+	if decl == nil || decl.Body == nil || !returnsError(fn) || ck.retriesItself(fn) {
+		return ""
+	}
+	if ck.testsStatus(decl.Body) {
 		op := ck.requestIn(fn, decl)
 		if op == "" {
-			continue
+			return ""
 		}
 		d := ck.walkDecision(&retrymodel.Layer{Body: decl.Body}, decl.Body, modeErrOp, "")
 		if len(d.atoms) > 0 && everyFailureRetried([]*decision{d}) {
-			ck.pass.ExportObjectFact(fn, &ErrStatusFact{Op: op})
+			return op
+		}
+		return ""
+	}
+	// Hands on the error of a call that has the summary, reading none.
+	if ck.readsError(decl.Body) {
+		return ""
+	}
+	op := ""
+	handed := ck.handedErrors(decl)
+	ast.Inspect(decl.Body, func(n ast.Node) bool {
+		if _, ok := n.(*ast.FuncLit); ok || op != "" {
+			return false
+		}
+		if call, ok := n.(*ast.CallExpr); ok && handed[call] {
+			if callee, _ := typeutil.Callee(ck.info, call).(*types.Func); callee != nil && callee.Pkg() != nil && returnsError(callee) {
+				op = ck.errStatus(callee)
+			}
+		}
+		return op == ""
+	})
+	return op
+}
+
+// handedErrors returns the calls whose error a function returns: a call
+// returned as it is (return c.executeCall(...)), or one whose error
+// variable a return gives back, as it is or wrapped (return nil,
+// fmt.Errorf("post: %w", err)).
+func (ck *checker) handedErrors(decl *ast.FuncDecl) map[*ast.CallExpr]bool {
+	out := map[*ast.CallExpr]bool{}
+	from := map[*types.Var][]*ast.CallExpr{}
+	var rets []*ast.ReturnStmt
+	ast.Inspect(decl.Body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.ReturnStmt:
+			rets = append(rets, n)
+			if len(n.Results) == 1 {
+				if call, ok := ast.Unparen(n.Results[0]).(*ast.CallExpr); ok {
+					out[call] = true
+				}
+			}
+		case *ast.AssignStmt:
+			if len(n.Rhs) != 1 {
+				return true
+			}
+			call, ok := ast.Unparen(n.Rhs[0]).(*ast.CallExpr)
+			if !ok {
+				return true
+			}
+			if id, ok := n.Lhs[len(n.Lhs)-1].(*ast.Ident); ok {
+				if v, ok := ck.info.ObjectOf(id).(*types.Var); ok && types.Identical(v.Type(), errorType) {
+					from[v] = append(from[v], call)
+				}
+			}
+		}
+		return true
+	})
+	for _, ret := range rets {
+		if len(ret.Results) == 0 {
+			continue
+		}
+		last := ast.Unparen(ret.Results[len(ret.Results)-1])
+		if call, ok := last.(*ast.CallExpr); ok && types.Identical(ck.info.TypeOf(call), errorType) {
+			for _, a := range call.Args {
+				if id, ok := ast.Unparen(a).(*ast.Ident); ok {
+					last = id // a wrap of it
+				}
+			}
+		}
+		if id, ok := last.(*ast.Ident); ok {
+			if v, ok := ck.info.Uses[id].(*types.Var); ok {
+				for _, c := range from[v] {
+					out[c] = true
+				}
+			}
 		}
 	}
+	return out
+}
+
+// retriesItself reports a function that holds a retry layer of its own.
+func (ck *checker) retriesItself(fn *types.Func) bool {
+	if ck.retrying == nil {
+		ck.retrying = map[*types.Func]bool{}
+		for _, l := range ck.res.Layers {
+			ck.retrying[l.Func] = true
+		}
+	}
+	return ck.retrying[fn]
 }
 
 // testsStatus reports whether a body compares an HTTP status, a cheap

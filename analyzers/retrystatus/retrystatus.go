@@ -60,6 +60,8 @@ type checker struct {
 	fixed    map[*types.Var]bool              // fixedVar's answers (setting.go)
 	gaps     map[*types.Func]*OverloadGapFact // overload.go
 	waitMemo map[waitKey]bool                 // mayWait's answers for the statements walked (nowait.go)
+	errStat  map[*types.Func]string           // errStatus's answers (opstatus.go)
+	retrying map[*types.Func]bool             // functions holding a retry layer (opstatus.go)
 }
 
 // waitKey is a statement asked about with the function mayWait skips.
@@ -84,6 +86,7 @@ func run(pass *analysis.Pass) (any, error) {
 		reported: map[string]bool{},
 		atAtom:   map[token.Pos]bool{},
 		waitMemo: map[waitKey]bool{},
+		errStat:  map[*types.Func]string{},
 	}
 	for _, f := range pass.Files {
 		for _, d := range f.Decls {

@@ -86,7 +86,7 @@ func (c *Client) Raw(ctx context.Context, path string) (*Answer, error) {
 }
 
 // Page lists one page of items; next is "" on the last.
-func (c *Client) Page(ctx context.Context, cursor string) (items []string, next string, err error) {
+func (c *Client) Page(ctx context.Context, cursor string) (items []string, next string, err error) { // want Page:`^error for every failing status of api.\(\*Client\).Fetch$`
 	b, err := c.Fetch(ctx, "/items?cursor="+cursor)
 	if err != nil {
 		return nil, "", err

@@ -4,6 +4,7 @@ package app
 import (
 	"context"
 	"errors"
+	"fmt"
 	"log"
 	"net/http"
 	"time"
@@ -126,7 +127,7 @@ func StatusClassified(ctx context.Context, c *api.Client) ([]byte, error) {
 }
 
 // All walks the pages: the loop repeats on success, no retry: quiet.
-func All(ctx context.Context, c *api.Client) ([]string, error) {
+func All(ctx context.Context, c *api.Client) ([]string, error) { // want All:`^error for every failing status of api.\(\*Client\).Fetch$`
 	var out []string
 	cursor := ""
 	for {
@@ -235,4 +236,60 @@ func PingClassified(ctx context.Context, hc *http.Client, url string) error {
 		}
 	}
 	return errors.New("ping: gave up")
+}
+
+// report hands on Fetch's error, wrapped.
+func report(ctx context.Context, c *api.Client, id string) error {
+	if _, err := c.Fetch(ctx, "/report/"+id); err != nil {
+		return fmt.Errorf("report %s: %w", id, err)
+	}
+	return nil
+}
+
+// reportDropped logs Fetch's error and returns its own.
+func reportDropped(ctx context.Context, c *api.Client, id string) error {
+	if _, err := c.Fetch(ctx, "/report/"+id); err != nil {
+		log.Printf("report %s: %v", id, err)
+		return errors.New("report failed")
+	}
+	return nil
+}
+
+// Report retries a helper that hands on Fetch's error: every status is
+// retried. Reported.
+func Report(ctx context.Context, c *api.Client, id string) error {
+	var err error
+	for attempt := 0; attempt < 3; attempt++ { // want `retry without a classifier: retry loop retries every status of api.\(\*Client\).Fetch but success`
+		if err = report(ctx, c, id); err == nil {
+			return nil
+		}
+		time.Sleep(time.Duration(attempt+1) * 2 * time.Second)
+	}
+	return err
+}
+
+// ReportDropped retries a helper whose error is its own, not Fetch's: the
+// summary does not pass through it. Quiet.
+func ReportDropped(ctx context.Context, c *api.Client, id string) error {
+	var err error
+	for attempt := 0; attempt < 3; attempt++ {
+		if err = reportDropped(ctx, c, id); err == nil {
+			return nil
+		}
+		time.Sleep(time.Duration(attempt+1) * 2 * time.Second)
+	}
+	return err
+}
+
+// Pages retries Page, which hands on Fetch's error. Reported.
+func Pages(ctx context.Context, c *api.Client) ([]string, error) {
+	var err error
+	for attempt := 0; attempt < 3; attempt++ { // want `retry without a classifier: retry loop retries every status of api.\(\*Client\).Fetch but success`
+		var items []string
+		if items, _, err = c.Page(ctx, ""); err == nil {
+			return items, nil
+		}
+		time.Sleep(time.Duration(attempt+1) * 2 * time.Second)
+	}
+	return nil, err
 }
