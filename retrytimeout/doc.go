@@ -126,7 +126,8 @@
 // it was handed (req.Context()), or, one or two fields down from the
 // receiver or a parameter, a context field (a generated client's
 // r.ctx), a request, or a value with a Done() channel (a project's own
-// context-like type), or a method that gives out its receiver's context
+// context-like type, or an interface with a context's Done and Err: a
+// framework's Context interface, whose implementations are not read), or a method that gives out its receiver's context
 // (job.Context(), also of another package's type); or a <-chan struct{}
 // parameter (a stopCh, the caller's cancellation as a ctx parameter is).
 // A chan struct{} field closed by the value's Close or Stop is its

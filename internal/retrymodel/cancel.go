@@ -246,7 +246,10 @@ func (r *Result) accessorSource(name string, t types.Type) (CancelSource, bool) 
 			ctxM = fn
 		}
 	}
-	if doneM != nil && r.cancelAccessor(doneM) {
+	// An interface that has a context's Done and Err (a project's own
+	// Context interface, often embedding context.Context) is a contract,
+	// not a body to read: any value of it is done when its caller is.
+	if doneM != nil && (r.cancelAccessor(doneM) || errM != nil && types.IsInterface(t)) {
 		src := CancelSource{Name: name, Done: name + ".Done()"}
 		if errM != nil {
 			src.Err = name + ".Err()"
