@@ -120,8 +120,10 @@
 //     (*Resp, error) whose error is retried whatever its code, so
 //     InvalidArgument, FailedPrecondition, PermissionDenied and
 //     Unauthenticated are sent again (a stream re-opened after it breaks
-//     is no unary call; a gRPC retry of two attempts, or with no bound, a
-//     worker waiting for its service, is not reported). The retry may be the project's own helper in
+//     is no unary call; a gRPC retry of two attempts is not reported).
+//     A retry with no bound at all, HTTP or gRPC, is a worker waiting for
+//     its service (a registration or heartbeat until the server answers),
+//     not a request's retry, and is not reported. The retry may be the project's own helper in
 //     another package: a helper whose classifier is a call of one of its
 //     func parameters (if !isRetriable(err) { return err }) takes the
 //     classifier each call hands it, and a nil one classifies nothing.

@@ -90,7 +90,12 @@ func (ck *checker) noClassifier(l *retrymodel.Layer, ds []*decision) {
 		}
 		what = fmt.Sprintf("%s retries every error of %s, and the SDK returns every 4xx as an error", describeLayer(l), sdk)
 	case httpOp != "":
-
+		if a := l.Policy.Attempts; a.Known && a.N == 0 {
+			// No bound at all: a worker waiting for its service (a
+			// registration, a heartbeat until the server answers), as
+			// for gRPC, not a request's retry.
+			return
+		}
 		// Statuses are tested, but only for success: every failing status
 		// is retried and none is named.
 		if !known && !everyFailureRetried(ds) {

@@ -293,3 +293,17 @@ func Pages(ctx context.Context, c *api.Client) ([]string, error) {
 	}
 	return nil, err
 }
+
+// Register announces this worker until the server takes it, as long as
+// ctx lives: no bound at all, a wait for the service, not a request's
+// retry. Quiet.
+func Register(ctx context.Context, c *api.Client) {
+	for {
+		if _, err := c.Fetch(ctx, "/register"); err == nil {
+			return
+		}
+		if werr := pause(ctx, 5*time.Second); werr != nil {
+			return
+		}
+	}
+}
