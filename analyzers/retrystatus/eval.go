@@ -895,7 +895,22 @@ func (w *walker) compare(e *ast.BinaryExpr, st *pathState) val {
 		return vN
 	}
 	if cls, ok := w.ck.statusClass(x, k, e.Op); ok && !isGRPC(w.code) {
-		// code/100 == 5: the class of the code.
+		// code/100 == 5: the class of the code. As the ranges read:
+		// code/100 == 2 is a test for success (a cut that names no
+		// code), code/100 == 4 names the 4xx range, and the 5xx class,
+		// like code >= 500, is no list.
+		switch cls {
+		case 2, 3:
+			w.col.add(&atom{kind: atomRange, pos: e.Pos(), operand: w.ck.text(x)})
+		case 4:
+			var cov []int
+			for _, u := range universe {
+				if u/100 == 4 {
+					cov = append(cov, u)
+				}
+			}
+			w.col.add(&atom{kind: atomRange, pos: e.Pos(), covered: cov, operand: w.ck.text(x)})
+		}
 		if (w.code/100 == cls) == (e.Op == token.EQL) {
 			return vT
 		}

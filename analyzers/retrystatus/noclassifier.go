@@ -245,6 +245,9 @@ func (ck *checker) remoteOps(l *retrymodel.Layer) (sdk, httpOp string) {
 				}
 			}
 		case path == "net/http" && (fn.Name() == "Do" || fn.Name() == "Get" || fn.Name() == "Post" || fn.Name() == "PostForm" || fn.Name() == "Head"):
+			if recv := fn.Type().(*types.Signature).Recv(); recv != nil && !isHTTPClient(recv.Type()) {
+				continue // resp.Header.Get: no request
+			}
 			if httpOp == "" {
 				httpOp = "http." + fn.Name()
 				if fn.Type().(*types.Signature).Recv() != nil {
@@ -254,6 +257,16 @@ func (ck *checker) remoteOps(l *retrymodel.Layer) (sdk, httpOp string) {
 		}
 	}
 	return sdk, httpOp
+}
+
+// isHTTPClient reports *http.Client.
+func isHTTPClient(t types.Type) bool {
+	p, ok := t.(*types.Pointer)
+	if !ok {
+		return false
+	}
+	n, ok := types.Unalias(p.Elem()).(*types.Named)
+	return ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == "net/http" && n.Obj().Name() == "Client"
 }
 
 // statusErrorSDKs are the client packages (by path prefix) whose methods

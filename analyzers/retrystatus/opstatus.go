@@ -233,8 +233,8 @@ func (ck *checker) retriesItself(fn *types.Func) bool {
 	return ck.retrying[fn]
 }
 
-// testsStatus reports whether a body compares an HTTP status, a cheap
-// filter before the decision walk.
+// testsStatus reports whether a body compares an HTTP status or hands
+// one to a predicate, a cheap filter before the decision walk.
 func (ck *checker) testsStatus(body *ast.BlockStmt) bool {
 	found := false
 	ast.Inspect(body, func(n ast.Node) bool {
@@ -248,6 +248,13 @@ func (ck *checker) testsStatus(body *ast.BlockStmt) bool {
 			}
 		case *ast.SwitchStmt:
 			found = n.Tag != nil && ck.res.StatusOf(n.Tag) == retrymodel.HTTPStatus
+		case *ast.CallExpr:
+			// isSuccessfulStatus(resp.StatusCode): a helper decides.
+			if isBoolType(ck.info.TypeOf(n)) {
+				for _, a := range n.Args {
+					found = found || ck.res.StatusOf(a) == retrymodel.HTTPStatus
+				}
+			}
 		}
 		return !found
 	})

@@ -93,3 +93,25 @@ func (c *Client) Page(ctx context.Context, cursor string) (items []string, next 
 	}
 	return []string{string(b)}, "", nil
 }
+
+func (c *Client) do(req *http.Request) (*http.Response, error) { return c.HC.Do(req) }
+
+func ok2xx(code int) bool { return code/100 == 2 }
+
+// Update makes the request through do and asks a predicate about the
+// status; it reads a header of the answer (resp.Header.Get is no request).
+func (c *Client) Update(ctx context.Context, path string) (string, error) { // want Update:`^error for every failing status of api.\(\*Client\).Update$`
+	req, err := http.NewRequestWithContext(ctx, http.MethodPut, c.Base+path, nil)
+	if err != nil {
+		return "", err
+	}
+	resp, err := c.do(req)
+	if err != nil {
+		return "", err
+	}
+	defer resp.Body.Close()
+	if !ok2xx(resp.StatusCode) {
+		return "", &StatusError{Status: resp.StatusCode}
+	}
+	return resp.Header.Get("ETag"), nil
+}

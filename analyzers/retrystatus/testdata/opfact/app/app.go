@@ -307,3 +307,80 @@ func Register(ctx context.Context, c *api.Client) {
 		}
 	}
 }
+
+// Put retries Update, whose predicate calls only 2xx a success. Reported.
+func Put(ctx context.Context, c *api.Client) (string, error) {
+	var err error
+	for attempt := 0; attempt < 3; attempt++ { // want `retry without a classifier: retry loop retries every status of api.\(\*Client\).Update but success`
+		var tag string
+		if tag, err = c.Update(ctx, "/doc"); err == nil {
+			return tag, nil
+		}
+		time.Sleep(time.Duration(attempt+1) * 2 * time.Second)
+	}
+	return "", err
+}
+
+// Post tests the class of the status for success only. Reported.
+func Post(ctx context.Context, hc *http.Client, url string) error {
+	for attempt := 0; attempt < 3; attempt++ { // want `retry without a classifier: retry loop retries every status of http.Client.Do but success`
+		req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, nil)
+		if err != nil {
+			return err
+		}
+		resp, err := hc.Do(req)
+		if err == nil {
+			resp.Body.Close()
+			if resp.StatusCode/100 == 2 {
+				return nil
+			}
+		}
+		time.Sleep(time.Duration(attempt+1) * 2 * time.Second)
+	}
+	return errors.New("post: gave up")
+}
+
+// PostClass gives up on the 4xx class, 429 with it: the class names the
+// range as code >= 400 && code < 500 does. Reported.
+func PostClass(ctx context.Context, hc *http.Client, url string) error {
+	for attempt := 0; attempt < 3; attempt++ {
+		req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, nil)
+		if err != nil {
+			return err
+		}
+		resp, err := hc.Do(req)
+		if err == nil {
+			resp.Body.Close()
+			if resp.StatusCode/100 == 2 {
+				return nil
+			}
+			if resp.StatusCode/100 == 4 { // want `retry decision gives up on a range of codes, 429 \(too many requests\) among them, but retries 500, 502, 503, 504`
+				return errors.New("post: rejected")
+			}
+		}
+		time.Sleep(time.Duration(attempt+1) * 2 * time.Second)
+	}
+	return errors.New("post: gave up")
+}
+
+// PostClassified gives up on the 4xx class but 429: quiet.
+func PostClassified(ctx context.Context, hc *http.Client, url string) error {
+	for attempt := 0; attempt < 3; attempt++ {
+		req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, nil)
+		if err != nil {
+			return err
+		}
+		resp, err := hc.Do(req)
+		if err == nil {
+			resp.Body.Close()
+			if resp.StatusCode/100 == 2 {
+				return nil
+			}
+			if resp.StatusCode/100 == 4 && resp.StatusCode != http.StatusTooManyRequests {
+				return errors.New("post: rejected")
+			}
+		}
+		time.Sleep(time.Duration(attempt+1) * 2 * time.Second)
+	}
+	return errors.New("post: gave up")
+}
