@@ -121,6 +121,10 @@
 //     InvalidArgument, FailedPrecondition, PermissionDenied and
 //     Unauthenticated are sent again (a stream re-opened after it breaks
 //     is no unary call; a gRPC retry of two attempts is not reported).
+//     A retried operation that asks for another attempt with an error of
+//     its own making (errors.New, fmt.Errorf wrapping no error: "change
+//     not complete yet") polls a state, and the errors it hands on ride
+//     along: not reported.
 //     A retry with no bound at all, HTTP or gRPC, is a worker waiting for
 //     its service (a registration or heartbeat until the server answers),
 //     not a request's retry, and is not reported. The retry may be the project's own helper in

@@ -101,6 +101,12 @@ func (ck *checker) noClassifier(l *retrymodel.Layer, ds []*decision) {
 		if !known && !everyFailureRetried(ds) {
 			return
 		}
+		if l.Kind == retrymodel.Library && ck.returnsFreshError(l.Body) {
+			// The operation asks for another attempt with an error of its
+			// own making (fmt.Errorf("change %s not complete yet")): it
+			// polls a state, and its other errors ride along.
+			return
+		}
 		what = fmt.Sprintf("%s retries every status of %s but success", describeLayer(l), httpOp)
 	default:
 		return
@@ -140,6 +146,46 @@ func (ck *checker) remoteOp(l *retrymodel.Layer) string {
 		}
 	}
 	return ""
+}
+
+// returnsFreshError reports a retried operation that returns an error of
+// its own making, not carrying one it got: errors.New, or fmt.Errorf with
+// no error among its arguments.
+func (ck *checker) returnsFreshError(body ast.Node) bool {
+	if body == nil {
+		return false
+	}
+	found := false
+	ast.Inspect(body, func(n ast.Node) bool {
+		if _, ok := n.(*ast.FuncLit); ok && n != body || found {
+			return false
+		}
+		ret, ok := n.(*ast.ReturnStmt)
+		if !ok || len(ret.Results) == 0 {
+			return true
+		}
+		call, ok := ast.Unparen(ret.Results[len(ret.Results)-1]).(*ast.CallExpr)
+		if !ok {
+			return true
+		}
+		fn, _ := typeutil.Callee(ck.info, call).(*types.Func)
+		if fn == nil || fn.Pkg() == nil {
+			return true
+		}
+		switch {
+		case fn.Pkg().Path() == "errors" && fn.Name() == "New":
+			found = true
+		case fn.Pkg().Path() == "fmt" && fn.Name() == "Errorf":
+			found = true
+			for _, a := range call.Args {
+				if t := ck.info.TypeOf(a); t != nil && types.Implements(t, errorType.Underlying().(*types.Interface)) {
+					found = false // wraps the error it got
+				}
+			}
+		}
+		return true
+	})
+	return found
 }
 
 // eachAttempt says how often a retried failure repeats: "on each of 4 attempts".

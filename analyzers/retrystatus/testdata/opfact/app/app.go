@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"example.com/t/opfact/api"
+	"github.com/cenkalti/backoff/v4"
 )
 
 // pause waits d or until ctx is done.
@@ -383,4 +384,34 @@ func PostClassified(ctx context.Context, hc *http.Client, url string) error {
 		time.Sleep(time.Duration(attempt+1) * 2 * time.Second)
 	}
 	return errors.New("post: gave up")
+}
+
+// WaitDone polls the job's state with backoff.Retry: "not done yet" is an
+// error of its own making, and Fetch's errors ride along. Quiet.
+func WaitDone(ctx context.Context, c *api.Client) error {
+	return backoff.Retry(func() error {
+		b, err := c.Fetch(ctx, "/job")
+		if err != nil {
+			return fmt.Errorf("job status: %w", err)
+		}
+		if string(b) != "done" {
+			return errors.New("job not done yet")
+		}
+		return nil
+	}, backoff.WithContext(backoff.WithMaxRetries(backoff.NewConstantBackOff(time.Second), 30), ctx))
+}
+
+// LoadBackoff retries Fetch with backoff.Retry, its error as it is.
+// Reported.
+func LoadBackoff(ctx context.Context, c *api.Client) ([]byte, error) {
+	var out []byte
+	err := backoff.Retry(func() error { // want `retry without a classifier: backoff.Retry retries every status of api.\(\*Client\).Fetch but success`
+		b, err := c.Fetch(ctx, "/config")
+		if err != nil {
+			return fmt.Errorf("config: %w", err)
+		}
+		out = b
+		return nil
+	}, backoff.WithContext(backoff.WithMaxRetries(backoff.NewExponentialBackOff(), 4), ctx))
+	return out, err
 }
