@@ -4,6 +4,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"slices"
 
 	"golang.org/x/tools/go/ast/astutil"
 	"golang.org/x/tools/go/types/typeutil"
@@ -53,7 +54,10 @@ func (ck *checker) opStatus(l *retrymodel.Layer) (ds []*decision, what string, k
 		// The status is not tested in the operation's own body: its
 		// summary (another package's by its fact) says whether it hands
 		// on the error of one that turns every failing status into it.
-		if !typed && summed == "" {
+		if !typed && summed == "" && !slices.Contains(ck.res.HelperLayers, l) {
+			// A helper's call: the helper may classify inside (githubDo
+			// hands retryx.Do its IsRetriable), which its policy need not
+			// carry; only a loop or a library call seen whole is asked.
 			summed = ck.errStatus(fn)
 		}
 	}

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"example.com/t/opfact/api"
+	"example.com/t/opfact/retryx"
 	"github.com/cenkalti/backoff/v4"
 )
 
@@ -414,4 +415,42 @@ func LoadBackoff(ctx context.Context, c *api.Client) ([]byte, error) {
 		return nil
 	}, backoff.WithContext(backoff.WithMaxRetries(backoff.NewExponentialBackOff(), 4), ctx))
 	return out, err
+}
+
+// retrying runs op with a classifier of its own: an error it does not
+// judge transient ends the retry.
+func retrying(ctx context.Context, op func() error) error {
+	return backoff.Retry(func() error {
+		err := op()
+		if err != nil && !transient(err) {
+			return backoff.Permanent(err)
+		}
+		return err
+	}, backoff.WithContext(backoff.WithMaxRetries(backoff.NewExponentialBackOff(), 4), ctx))
+}
+
+func transient(err error) bool {
+	var se *api.StatusError
+	return errors.As(err, &se) && (se.Status == 429 || se.Status >= 500)
+}
+
+// LoadVia hands Fetch to a helper that classifies inside: quiet.
+func LoadVia(ctx context.Context, c *api.Client) error {
+	return retrying(ctx, func() error {
+		_, err := c.Fetch(ctx, "/config")
+		return err
+	})
+}
+
+// apiDo hands retryx.Do the operation and a classifier of its own.
+func apiDo(ctx context.Context, op func() error) error {
+	return retryx.Do(ctx, 4, op, retryx.IsRetriable)
+}
+
+// LoadX goes through apiDo, whose classifier is inside: quiet.
+func LoadX(ctx context.Context, c *api.Client) error {
+	return apiDo(ctx, func() error {
+		_, err := c.Fetch(ctx, "/config")
+		return err
+	})
 }
