@@ -72,7 +72,7 @@ func getParent(parent context.Context, hc *http.Client, mirrors []string) (*http
 
 // deliver records a failed delivery on the context whose deadline the
 // request just ran out of: the request carries it, so hc.Do failed on it.
-func deliver(parent context.Context, db *sql.DB, hc *http.Client, id int64, url string) error {
+func deliver(parent context.Context, db *sql.DB, hc *http.Client, id int64, url string) error { // want deliver:"write with ctx param 0 via db.ExecContext at fallback/request.go:84"
 	ctx, cancel := context.WithTimeout(parent, 5*time.Second)
 	defer cancel()
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, nil)
@@ -108,7 +108,7 @@ func deliverDetached(parent context.Context, db *sql.DB, hc *http.Client, id int
 }
 
 // Quiet: the request is built on the caller's context, not on the deadline.
-func deliverParent(parent context.Context, db *sql.DB, hc *http.Client, id int64, url string) error {
+func deliverParent(parent context.Context, db *sql.DB, hc *http.Client, id int64, url string) error { // want deliverParent:"write with ctx param 0 via db.ExecContext at fallback/request.go:120"
 	ctx, cancel := context.WithTimeout(parent, 5*time.Second)
 	defer cancel()
 	req, err := http.NewRequestWithContext(parent, http.MethodPost, url, nil)
