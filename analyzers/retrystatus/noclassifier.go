@@ -101,10 +101,13 @@ func (ck *checker) noClassifier(l *retrymodel.Layer, ds []*decision) {
 		if !known && !everyFailureRetried(ds) {
 			return
 		}
-		if l.Kind == retrymodel.Library && ck.returnsFreshError(l.Body) {
-			// The operation asks for another attempt with an error of its
-			// own making (fmt.Errorf("change %s not complete yet")): it
-			// polls a state, and its other errors ride along.
+		if known && l.Kind == retrymodel.Library && ck.returnsFreshError(l.Body) {
+			// The operation hands on the summarised error and asks for
+			// another attempt with one of its own making as well
+			// (fmt.Errorf("change %s not complete yet")): it polls a
+			// state, and its other errors ride along. (A closure that
+			// tests the status itself is walked above, not here: its
+			// fresh error for a bad status is a retried failure.)
 			return
 		}
 		what = fmt.Sprintf("%s retries every status of %s but success", describeLayer(l), httpOp)
@@ -149,8 +152,7 @@ func (ck *checker) remoteOp(l *retrymodel.Layer) string {
 }
 
 // returnsFreshError reports a retried operation that returns an error of
-// its own making, not carrying one it got: errors.New, or fmt.Errorf with
-// no error among its arguments.
+// its own making (the model's FreshError), not only ones it got.
 func (ck *checker) returnsFreshError(body ast.Node) bool {
 	if body == nil {
 		return false
@@ -160,30 +162,11 @@ func (ck *checker) returnsFreshError(body ast.Node) bool {
 		if _, ok := n.(*ast.FuncLit); ok && n != body || found {
 			return false
 		}
-		ret, ok := n.(*ast.ReturnStmt)
-		if !ok || len(ret.Results) == 0 {
-			return true
+		if ret, ok := n.(*ast.ReturnStmt); ok && len(ret.Results) > 0 {
+			last := ret.Results[len(ret.Results)-1]
+			found = !isNilExpr(ck.info, last) && ck.res.FreshError(last)
 		}
-		call, ok := ast.Unparen(ret.Results[len(ret.Results)-1]).(*ast.CallExpr)
-		if !ok {
-			return true
-		}
-		fn, _ := typeutil.Callee(ck.info, call).(*types.Func)
-		if fn == nil || fn.Pkg() == nil {
-			return true
-		}
-		switch {
-		case fn.Pkg().Path() == "errors" && fn.Name() == "New":
-			found = true
-		case fn.Pkg().Path() == "fmt" && fn.Name() == "Errorf":
-			found = true
-			for _, a := range call.Args {
-				if t := ck.info.TypeOf(a); t != nil && types.Implements(t, errorType.Underlying().(*types.Interface)) {
-					found = false // wraps the error it got
-				}
-			}
-		}
-		return true
+		return !found
 	})
 	return found
 }

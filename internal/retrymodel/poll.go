@@ -95,6 +95,12 @@ func (p *callCtx) pollBody(body ast.Node, permanent func(*ast.CallExpr) bool, wr
 	return !status
 }
 
+// FreshError reports an error made on the spot rather than one returned by
+// a call (freshError): what a poll returns for "not ready yet".
+func (r *Result) FreshError(e ast.Expr) bool {
+	return (&callCtx{pkgCtx: &pkgCtx{pass: r.pass, info: r.pass.TypesInfo, res: r}}).freshError(e)
+}
+
 // freshError reports an error made on the spot rather than one returned by
 // a call: errors.New("..."), fmt.Errorf without an error argument, a
 // struct literal, a package-level sentinel variable.

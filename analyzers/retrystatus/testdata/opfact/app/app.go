@@ -454,3 +454,24 @@ func LoadX(ctx context.Context, c *api.Client) error {
 		return err
 	})
 }
+
+// PushStatus tests the status inside the retried closure and answers a
+// bad one with an error of its own making: a retried failure, not a poll.
+// Reported.
+func PushStatus(ctx context.Context, hc *http.Client, url string) error {
+	return backoff.Retry(func() error { // want `retry without a classifier: backoff.Retry retries every status of http.Client.Do but success`
+		req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, nil)
+		if err != nil {
+			return err
+		}
+		resp, err := hc.Do(req)
+		if err != nil {
+			return err
+		}
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusOK {
+			return fmt.Errorf("push: status %d", resp.StatusCode)
+		}
+		return nil
+	}, backoff.WithContext(backoff.WithMaxRetries(backoff.NewExponentialBackOff(), 4), ctx))
+}
